@@ -1,0 +1,27 @@
+"""`companion bench engine|vision DIR|web`: benchmarks that print figures (they never fail on speed)."""
+
+from __future__ import annotations
+
+import importlib
+
+TARGETS = {
+    "engine": ("companion.bench_engine", "full random games per second, microseconds per odds query"),
+    "vision": ("vision.bench", "dice reader accuracy and ms per frame on a labelled folder"),
+    "web": ("web.bench", "confirm-to-phone latency with 16 live phones, server memory"),
+}
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("bench", help="print performance and accuracy figures")
+    targets = p.add_subparsers(dest="target", required=True, metavar="TARGET")
+    for name, (module, text) in TARGETS.items():
+        t = targets.add_parser(name, help=text)
+        t.set_defaults(handler=lambda args, module=module: importlib.import_module(module).run(args))
+        if name == "vision":
+            t.add_argument("folder", help="a folder with labels.csv (+ totals.csv) or crops.csv")
+            t.add_argument("--limit", type=int, default=0, help="only the first N photos")
+        if name == "engine":
+            t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
+        if name == "web":
+            t.add_argument("--phones", type=int, default=16, help="live phones to simulate")
+            t.add_argument("--confirms", type=int, default=50, help="confirms to time")

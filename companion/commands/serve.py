@@ -1,0 +1,6 @@
+"""`companion serve`: placeholder until its issue lands (owner replaces this file)."""
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("serve", help="(not built yet)")
+    p.set_defaults(handler=lambda args: print("companion serve is not built yet") or 1)

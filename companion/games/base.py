@@ -1,0 +1,115 @@
+"""The shared vocabulary of every engine (after OpenSpiel and boardgame.io).
+
+* A state is plain JSON data (dicts, lists, strings, numbers); engines never mutate the state they
+  are given, they return a new one.
+* `legal_actions(state)` lists what may happen next; each action is a JSON object with a `"type"`.
+* `apply(state, action)` returns `(next_state, events)` or raises `IllegalAction` with a sentence a
+  player can read, leaving the given state untouched.
+* When chance is due, `roll_request(state)` says who rolls what and why, and the only legal action
+  is `{"type": "roll", "values": [...]}`. The engine never rolls, reads no clock and does no I/O.
+* `view(state, player)` removes what that player may not see; `player=None` is a spectator.
+* The state is the replay of the action log from `new_game(players, options)`.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .dice import RollRequest
+from .errors import BadOptions, IllegalAction
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+#: `current_player` answers this when the next action is a roll's outcome.
+CHANCE = -1
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of each game's options: one field per alternative ruling, the documented default first."""
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> Options:
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise BadOptions(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class Game(ABC):
+    """One game's rules. Subclasses are stateless; every method is a pure function of its arguments."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    options_type: ClassVar[type[Options]] = Options
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+
+    @abstractmethod
+    def new_game(self, players: list[str], options: dict | None = None) -> State:
+        """The initial state for these player names (seat order = turn order) and options."""
+
+    @abstractmethod
+    def current_player(self, state: State) -> int | None:
+        """Seat index of who must act, `CHANCE` when a roll is due, None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every action allowed now (for a roll: every distinct outcome)."""
+
+    @abstractmethod
+    def _apply(self, state: State, action: Action) -> list[Event]:
+        """Apply a checked action to a private copy of the state, in place; return the events."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool: ...
+
+    def roll_request(self, state: State) -> RollRequest | None:
+        """The roll the game waits for, or None."""
+        pending = state.get("roll")
+        return RollRequest.from_json(pending) if pending else None
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """The next state and the events the action caused; an illegal action raises and changes nothing."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('an action is a JSON object with a "type"')
+        if self.is_over(state):
+            raise IllegalAction("the game is over")
+        request = self.roll_request(state)
+        if request is not None and action["type"] != "roll":
+            raise IllegalAction(f"waiting for a roll: {request.reason}")
+        if request is not None:
+            try:
+                request.check(action.get("values"))
+            except ValueError as err:
+                raise IllegalAction(str(err)) from None
+        nxt = copy.deepcopy(state)
+        events = self._apply(nxt, action)
+        nxt["version"] = state.get("version", 0) + 1
+        return nxt, events
+
+    def view(self, state: State, player: int | None) -> State:
+        """What `player` (None: a spectator) may see; games with secrets override this."""
+        return copy.deepcopy(state)
+
+    def summary(self, state: State) -> dict:
+        """Final scores and winners once over (games override); the CLI prints it after a replay."""
+        return {}
+
+
+def replay(game: Game, players: list[str], options: dict | None, actions: list[Action]) -> State:
+    """The state after applying `actions` in order from the initial state; raises at the first illegal one."""
+    state = game.new_game(players, options)
+    for action in actions:
+        state, _ = game.apply(state, action)
+    return state
