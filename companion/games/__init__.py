@@ -15,6 +15,11 @@ _ENGINES = {
 }
 
 
+def register(name: str, target: str) -> None:
+    """Add an engine by "module:Class" (tests use this for small stand-in games)."""
+    _ENGINES[name] = target
+
+
 def names() -> list[str]:
     return list(_ENGINES)
 
@@ -31,5 +36,6 @@ def get(name: str) -> Game:
 
 __all__ = [
     "CHANCE", "D6", "FACES", "GREY", "TREEHOUSE", "Action", "BadOptions", "DieRequest", "Event", "Game",
-    "GameError", "IllegalAction", "Options", "RollRequest", "State", "UnknownGame", "get", "names", "replay",
+    "GameError", "IllegalAction", "Options", "RollRequest", "State", "UnknownGame", "get", "names",
+    "register", "replay",
 ]

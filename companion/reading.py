@@ -1,0 +1,84 @@
+"""Turn what the camera read into a proposal for the roll the game asked for.
+
+Pure: dice arrive as plain dicts from the reader (`value`, `kind`, `colour`, `box`, `confidence`),
+so the table session never imports vision. A proposal is only `certain` when every asked-for die was
+seen once, no extra die was seen, and every die is read with confidence at or above the threshold;
+otherwise it lists the problems in words and waits for a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .games import FACES, RollRequest
+
+DEFAULT_MIN_CONFIDENCE = 0.8
+
+
+@dataclass
+class Proposal:
+    """A reading offered for confirmation: `values` in the request's order, or None when it cannot fit."""
+
+    values: list | None
+    dice: list[dict[str, Any]]
+    certain: bool
+    problems: list[str] = field(default_factory=list)
+    photo_seq: int = 0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _describe(kind: str, colour: str | None) -> str:
+    name = {"d6": "die", "grey": "grey die", "treehouse": "Treehouse die"}.get(kind, f"{kind} die")
+    return f"{colour} {name}" if colour and kind == "d6" else name
+
+
+def _plural(n: int, kind: str, colour: str | None) -> str:
+    word = _describe(kind, colour)
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} " + (word[:-3] + "dice" if word.endswith("die") else word + "s")
+
+
+def _fits(die: dict[str, Any], kind: str, colour: str | None) -> bool:
+    return die.get("kind") == kind and (colour is None or die.get("colour") in (colour, None))
+
+
+def match_reading(
+    request: RollRequest, dice: list[dict[str, Any]], min_confidence: float = DEFAULT_MIN_CONFIDENCE
+) -> Proposal:
+    """Assign read dice to the requested dice by kind (and colour where the request names one)."""
+    pool = [d for d in dice if d.get("kind") in FACES]
+    values: list | None = []
+    problems: list[str] = []
+    wanted: dict[tuple[str, str | None], list[int]] = {}
+    for index, die in enumerate(request.dice):
+        wanted.setdefault((die.kind, die.colour), []).append(index)
+    slots: list = [None] * len(request.dice)
+    for (kind, colour), indices in wanted.items():
+        same = [d for d in pool if _fits(d, kind, colour)]
+        if len(same) != len(indices):
+            problems.append(f"expected {_plural(len(indices), kind, colour)}, saw {len(same)}")
+        for slot, die in zip(indices, sorted(same, key=lambda d: -d.get("confidence", 0.0)), strict=False):
+            slots[slot] = die["value"]
+        for die in same:
+            pool.remove(die)
+    if pool:
+        problems.append(f"{len(pool)} die" + ("s" if len(pool) > 1 else "") + " not asked for in the tray")
+    for die in dice:
+        if die.get("confidence", 0.0) < min_confidence and die.get("kind") in FACES:
+            what = _describe(die["kind"], die.get("colour"))
+            problems.append(f"the {die.get('value')} on the {what} is unclear")
+    if any(v is None for v in slots):
+        values = None
+    else:
+        values = slots
+        try:
+            request.check(values)
+        except ValueError as err:
+            problems.append(str(err))
+            values = None
+    certain = not problems and values is not None
+    return Proposal(values=values, dice=list(dice), certain=certain, problems=problems)

@@ -1,0 +1,410 @@
+"""The table session: one game at one table, every command applied one at a time and logged first.
+
+Phones, buttons and the camera all come here. A command names the version it was made against (the
+number of records in the table's log); a stale one is refused, so two phones pressing at once apply
+once. Each accepted command is committed to the event store before listeners hear of it, and a table
+is rebuilt on start by replaying its records:
+
+* `action`: an engine action (a decision, a draw, or a roll's outcome with where it came from);
+* `undo`: takes back the last player decision (never a roll or a draw);
+* `correction`: replaces the values of the last confirmed roll, which is then resolved again;
+* `seat`: a phone took a seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import games
+from .games import CHANCE, Action, Game, GameError, IllegalAction, State
+from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
+from .store import EventStore, Record
+
+HISTORY_SHOWN = 200
+
+
+class TableError(Exception):
+    """A command that was refused; `status` is the HTTP status the web part answers with."""
+
+    status = 400
+
+
+class BadCommand(TableError, ValueError):
+    status = 400
+
+
+class NotYourSeat(TableError, PermissionError):
+    status = 403
+
+
+class UnknownTable(TableError, LookupError):
+    status = 404
+
+
+class NotNow(TableError):
+    """Stale version, or not allowed in this state: the message says what to do instead."""
+
+    status = 409
+
+
+@dataclass
+class Step:
+    """One effective action and the state it led to, kept so undo and correction can rewind."""
+
+    seq: int
+    action: Action
+    state: State
+    by: str
+    chance: bool
+    texts: list[str]
+    source: str = ""
+
+
+@dataclass
+class Table:
+    """A live game. Every field is derived from the store's records, except the current reading."""
+
+    id: str
+    code: str
+    game: Game
+    players: list[str]
+    options: dict[str, Any]
+    initial: State
+    steps: list[Step] = field(default_factory=list)
+    seats: dict[int, str] = field(default_factory=dict)  # seat index -> phone token
+    version: int = 0  # records in the log
+    proposal: Proposal | None = None
+    photo: bytes | None = None
+    read_requests: int = 0  # bumped by RETRY: the camera reads again
+
+    @property
+    def state(self) -> State:
+        return self.steps[-1].state if self.steps else self.initial
+
+    def seat_of(self, token: str | None) -> int | None:
+        for seat, owner in self.seats.items():
+            if token and secrets.compare_digest(owner, token):
+                return seat
+        return None
+
+
+def _texts(events: list[dict]) -> list[str]:
+    return [str(e["text"]) for e in events if isinstance(e, dict) and e.get("text")]
+
+
+def _new_code(taken: set[str]) -> str:
+    """A short join code a player can type: four letters without look-alikes."""
+    alphabet = "".join(c for c in string.ascii_uppercase if c not in "IO")
+    while True:
+        code = "".join(secrets.choice(alphabet) for _ in range(4))
+        if code not in taken:
+            return code
+
+
+class TableSession:
+    """All tables of this companion, behind one lock; `current` is the one the buttons and camera serve."""
+
+    def __init__(self, store: EventStore, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> None:
+        self.store = store
+        self.min_confidence = min_confidence
+        self.tables: dict[str, Table] = {}
+        self.current: str | None = None
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[str, int, list[str]], None]] = []
+        for row in store.tables():
+            table = self._restore(row.id, row.game, row.players, row.options, store.records(row.id))
+            self.tables[table.id] = table
+            self.current = table.id
+
+    # ---- listening -------------------------------------------------------------------------------
+    def listen(self, callback: Callable[[str, int, list[str]], None]) -> Callable[[], None]:
+        """Call `callback(table_id, version, texts)` after every change; returns a function to stop."""
+        with self._lock:
+            self._listeners.append(callback)
+
+        def stop() -> None:
+            with self._lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+
+        return stop
+
+    def _tell(self, table: Table, texts: list[str]) -> None:
+        for callback in list(self._listeners):
+            callback(table.id, table.version, texts)
+
+    # ---- tables ----------------------------------------------------------------------------------
+    def create(self, game_name: str, players: list[str], options: dict[str, Any] | None = None) -> Table:
+        """A new table; it becomes the current one (the one the camera and the buttons serve)."""
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise BadCommand("players must be a list of names")
+        if not isinstance(options, dict | None):
+            raise BadCommand("options must be an object")
+        players = [p.strip()[:40] for p in players]
+        try:
+            game = games.get(game_name)
+            initial = game.new_game(players, options or {})
+        except GameError as err:
+            raise BadCommand(str(err)) from None
+        except TypeError as err:  # an option of the wrong type
+            raise BadCommand(f"bad options: {err}") from None
+        with self._lock:
+            table_id = secrets.token_hex(4)
+            code = _new_code({t.code for t in self.tables.values()})
+            self.store.create_table(table_id, game_name, players, {"code": code, **(options or {})})
+            table = Table(table_id, code, game, players, options or {}, initial)
+            self.tables[table_id] = table
+            self.current = table_id
+            self._tell(table, [f"New table: {game.title} with {', '.join(players)}"])
+            return table
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise UnknownTable(f"no table {table_id!r}")
+        return table
+
+    def by_code(self, code: str) -> Table:
+        for table in self.tables.values():
+            if table.code == code.strip().upper():
+                return table
+        raise UnknownTable(f"no table with code {code!r}")
+
+    def _restore(self, table_id: str, game_name: str, players: list[str], options: dict,
+                 records: list[Record]) -> Table:
+        options = dict(options)
+        code = options.pop("code", table_id[:4].upper())
+        game = games.get(game_name)
+        table = Table(table_id, code, game, players, options, game.new_game(players, options))
+        for record in records:
+            self._replay(table, record)
+        return table
+
+    # ---- commands --------------------------------------------------------------------------------
+    def claim_seat(self, table_id: str, seat: int) -> str:
+        """Bind `seat` to a new phone token and return it; a taken seat is refused."""
+        with self._lock:
+            table = self.get(table_id)
+            if not isinstance(seat, int) or not 0 <= seat < len(table.players):
+                raise BadCommand(f"there is no seat {seat!r}")
+            if seat in table.seats:
+                raise NotNow(f"{table.players[seat]}'s seat is taken by another phone")
+            token = secrets.token_urlsafe(16)
+            self._commit(table, "seat", {"seat": seat, "token": token})
+            self._tell(table, [f"{table.players[seat]} joined"])
+            return token
+
+    def act(self, table_id: str, version: int, action: Action, token: str | None = None,
+            source: str = "phone") -> list[str]:
+        """Apply a player's decision or a roll typed on a phone; returns what happened, in words."""
+        with self._lock:
+            table = self._check(table_id, version)
+            by = self._authorise(table, token, action)
+            return self._apply(table, action, by, source)
+
+    def confirm(self, table_id: str, version: int | None = None, token: str | None = None) -> list[str]:
+        """CONFIRM: apply the proposed reading of the roll (button: version None = the current one)."""
+        with self._lock:
+            table = self._check(table_id, version)
+            by = self._presser(table, token)
+            if table.game.roll_request(table.state) is None:
+                raise NotNow("nothing to confirm: no roll is awaited")
+            proposal = table.proposal
+            if proposal is None:
+                raise NotNow("no reading yet: roll the dice into the tray and let them settle")
+            if not proposal.certain or proposal.values is None:
+                raise NotNow("the reading is uncertain: press RETRY to read again, or type the dice")
+            action = {"type": "roll", "values": proposal.values}
+            return self._apply(table, action, by, "camera", reading=proposal.dice)
+
+    def retry(self, table_id: str, version: int | None = None, token: str | None = None) -> None:
+        """RETRY: forget the proposed reading; the camera reads the tray again."""
+        with self._lock:
+            table = self._check(table_id, version)
+            self._presser(table, token)
+            if table.game.roll_request(table.state) is None:
+                raise NotNow("nothing to read again: no roll is awaited")
+            table.proposal, table.photo = None, None
+            table.read_requests += 1
+            self._tell(table, ["Reading the dice again"])
+
+    def undo(self, table_id: str, version: int | None = None, token: str | None = None) -> list[str]:
+        """Take back the last player decision; rolls and draws are corrected, never undone."""
+        with self._lock:
+            table = self._check(table_id, version)
+            self._presser(table, token)
+            if not table.steps:
+                raise NotNow("nothing to undo")
+            last = table.steps[-1]
+            if last.chance:
+                raise NotNow("a confirmed roll cannot be undone; correct it instead")
+            self._commit(table, "undo", {})
+            table.steps.pop()
+            table.proposal, table.photo = None, None
+            texts = [f"Undone: {last.by}'s last move"]
+            self._tell(table, texts)
+            return texts
+
+    def correct(self, table_id: str, version: int, values: list, token: str | None = None) -> list[str]:
+        """Replace the values of the last confirmed roll and resolve it again; the correction is logged."""
+        with self._lock:
+            table = self._check(table_id, version)
+            by = self._presser(table, token)
+            if not table.steps or table.steps[-1].action.get("type") != "roll":
+                raise NotNow("only the last confirmed roll can be corrected, before anyone moves again")
+            previous = table.steps[-2].state if len(table.steps) > 1 else table.initial
+            action = {"type": "roll", "values": values}
+            try:
+                state, events = table.game.apply(previous, action)
+            except IllegalAction as err:
+                raise BadCommand(str(err)) from None
+            record = self._commit(table, "correction", {"values": values, "by": by})
+            texts = [f"{by} corrected the roll to {', '.join(str(v) for v in values)}", *_texts(events)]
+            table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction")
+            self._tell(table, texts)
+            return texts
+
+    def propose_reading(self, table_id: str, dice: list[dict],
+                        photo_jpeg: bytes | None = None) -> Proposal | None:
+        """The camera's reading of a settled tray; kept (not logged) until CONFIRM or RETRY."""
+        with self._lock:
+            table = self.get(table_id)
+            request = table.game.roll_request(table.state)
+            if request is None:
+                return None
+            proposal = match_reading(request, dice, self.min_confidence)
+            proposal.photo_seq = (table.proposal.photo_seq + 1) if table.proposal else 1
+            table.proposal, table.photo = proposal, photo_jpeg
+            if proposal.certain:
+                text = "Read " + ", ".join(str(v) for v in proposal.values or []) + ": press CONFIRM"
+            else:
+                text = "Reading uncertain: " + "; ".join(proposal.problems)
+            self._tell(table, [text])
+            return proposal
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _check(self, table_id: str, version: int | None) -> Table:
+        table = self.get(table_id)
+        if version is not None and version != table.version:
+            raise NotNow(f"the table has moved on (version {table.version}, you sent {version}): "
+                         "look again and retry")
+        return table
+
+    def _presser(self, table: Table, token: str | None) -> str:
+        """Who pressed a table-wide button: the physical button (no token) or a seated phone."""
+        if token is None:
+            return "button"
+        seat = table.seat_of(token)
+        if seat is None:
+            raise NotYourSeat("take a seat at this table first; watchers cannot press")
+        return table.players[seat]
+
+    def _authorise(self, table: Table, token: str | None, action: Action) -> str:
+        """A decision belongs to the player to move; a phone may also act for a seat no phone has taken."""
+        if not isinstance(action, dict):
+            raise BadCommand("an action is a JSON object")
+        seat = table.seat_of(token) if token else None
+        if token is not None and seat is None:
+            raise NotYourSeat("this phone has no seat at this table")
+        if seat is None:
+            raise NotYourSeat("take a seat at this table first; watchers cannot play")
+        to_move = table.game.current_player(table.state)
+        if to_move is None or to_move in (CHANCE, seat) or to_move not in table.seats:
+            return table.players[seat]
+        raise NotYourSeat(f"it is {table.players[to_move]}'s turn")
+
+    def _apply(self, table: Table, action: Action, by: str, source: str,
+               reading: list[dict] | None = None) -> list[str]:
+        state = table.state
+        try:
+            chance = table.game.current_player(state) == CHANCE
+            nxt, events = table.game.apply(state, action)
+        except IllegalAction as err:
+            raise NotNow(str(err)) from None
+        body = {"action": action, "by": by, "source": source}
+        if reading is not None:
+            body["reading"] = reading
+        record = self._commit(table, "action", body)
+        texts = _texts(events)
+        table.steps.append(Step(record.seq, action, nxt, by, chance, texts, source))
+        table.proposal, table.photo = None, None
+        self._tell(table, texts)
+        return texts
+
+    def _commit(self, table: Table, kind: str, body: dict) -> Record:
+        record = self.store.append(table.id, table.version + 1, kind, body)
+        table.version = record.seq
+        if kind == "seat":
+            table.seats[body["seat"]] = body["token"]
+        return record
+
+    def _replay(self, table: Table, record: Record) -> None:
+        """Rebuild one record on start; the log only holds commands that were accepted."""
+        table.version = record.seq
+        body = record.body
+        if record.kind == "seat":
+            table.seats[body["seat"]] = body["token"]
+        elif record.kind == "action":
+            chance = table.game.current_player(table.state) == CHANCE
+            nxt, events = table.game.apply(table.state, body["action"])
+            table.steps.append(Step(record.seq, body["action"], nxt, body.get("by", ""), chance,
+                                    _texts(events), body.get("source", "")))
+        elif record.kind == "undo":
+            table.steps.pop()
+        elif record.kind == "correction":
+            previous = table.steps[-2].state if len(table.steps) > 1 else table.initial
+            action = {"type": "roll", "values": body["values"]}
+            state, events = table.game.apply(previous, action)
+            table.steps[-1] = Step(record.seq, action, state, body.get("by", ""), True, _texts(events),
+                                   "correction")
+
+    # ---- reading the table -------------------------------------------------------------------------
+    def actions_log(self, table_id: str) -> list[Action]:
+        """The effective actions, as `companion replay` takes them (undone ones left out, corrections in)."""
+        with self._lock:
+            return [step.action for step in self.get(table_id).steps]
+
+    def snapshot(self, table_id: str, token: str | None = None) -> dict[str, Any]:
+        """Everything one phone may see, as JSON: the seat's view of the game, the roll, the reading."""
+        with self._lock:
+            table = self.get(table_id)
+            seat = table.seat_of(token)
+            game, state = table.game, table.state
+            to_move = game.current_player(state)
+            request = game.roll_request(state)
+            may_act = seat is not None and to_move not in (None, CHANCE) and (
+                to_move == seat or to_move not in table.seats)
+            legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if may_act else []
+            return {
+                "table": {"id": table.id, "code": table.code, "game": game.name, "title": game.title,
+                          "players": table.players, "options": table.options},
+                "version": table.version,
+                "seat": seat,
+                "seats": [{"seat": i, "name": name, "taken": i in table.seats}
+                          for i, name in enumerate(table.players)],
+                "to_move": to_move,
+                "over": game.is_over(state),
+                "state": game.view(state, seat),
+                "roll": request.to_json() if request else None,
+                "reading": table.proposal.to_json() if table.proposal else None,
+                "legal": legal,
+                "can_undo": bool(table.steps) and not table.steps[-1].chance,
+                "history": [{"seq": s.seq, "by": s.by, "texts": s.texts, "source": s.source}
+                            for s in table.steps[-HISTORY_SHOWN:]],
+                "last_roll": self._last_roll(table),
+                "summary": game.summary(state) if game.is_over(state) else None,
+            }
+
+    @staticmethod
+    def _last_roll(table: Table) -> dict[str, Any] | None:
+        """The last confirmed roll and what it answered, while it may still be corrected."""
+        if not table.steps or table.steps[-1].action.get("type") != "roll":
+            return None
+        before = table.steps[-2].state if len(table.steps) > 1 else table.initial
+        request = table.game.roll_request(before)
+        return {"request": request.to_json() if request else None, "values": table.steps[-1].action["values"]}

@@ -1,0 +1,43 @@
+"""Matching a camera reading to the roll that was asked for."""
+
+from companion.games import D6, GREY, TREEHOUSE, DieRequest, RollRequest
+from companion.reading import match_reading
+
+
+def die(value, kind="d6", colour="white", confidence=0.95):
+    return {"value": value, "kind": kind, "colour": colour, "box": [0, 0, 1, 1], "confidence": confidence}
+
+
+def test_dice_are_placed_by_kind_in_the_order_asked():
+    request = RollRequest(0, (DieRequest(D6), DieRequest(TREEHOUSE)), "Alice: attack")
+    proposal = match_reading(request, [die("HOP", "treehouse", "black"), die(4)])
+    assert proposal.certain and proposal.values == [4, "HOP"]
+
+
+def test_colours_tell_whose_dice_are_whose():
+    request = RollRequest(None, (DieRequest(D6, "yellow"),) * 3 + (DieRequest(GREY),) * 2, "fight")
+    read = [die(6, colour="yellow"), die(2, "grey", "grey"), die(1, colour="yellow"), die(4, "grey", "grey"),
+            die(3, colour="yellow")]
+    proposal = match_reading(request, read)
+    assert proposal.certain
+    assert sorted(proposal.values[:3]) == [1, 3, 6] and sorted(proposal.values[3:]) == [2, 4]
+
+
+def test_an_extra_die_in_the_tray_makes_the_reading_uncertain():
+    request = RollRequest(0, (DieRequest(D6),), "one die")
+    proposal = match_reading(request, [die(3), die(5)])
+    assert not proposal.certain
+    assert "expected 1 die, saw 2" in proposal.problems
+
+
+def test_a_missing_die_leaves_no_values():
+    request = RollRequest(0, (DieRequest(D6),) * 3, "three dice")
+    proposal = match_reading(request, [die(3), die(5)])
+    assert proposal.values is None and not proposal.certain
+    assert "expected 3 dice, saw 2" in proposal.problems
+
+
+def test_an_impossible_face_is_refused():
+    request = RollRequest(0, (DieRequest(GREY),), "grey")
+    proposal = match_reading(request, [die(6, "grey", "grey")])
+    assert not proposal.certain and proposal.values is None

@@ -1,0 +1,209 @@
+"""The Flask app factory: the phone pages, the JSON API under /api, and the live event streams.
+
+Every command goes to the table session; this module only translates HTTP to calls and errors to
+honest status codes: 400 bad input, 403 not your seat, 404 unknown, 409 stale or not allowed now,
+413 too big. Bad input never yields a 500.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import segno
+from flask import Flask, Response, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from companion import advice, games
+from companion.table import BadCommand, TableError, TableSession
+
+from .live import Broadcaster
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 64 * 1024
+TOKEN_HEADER = "X-Seat-Token"
+
+
+def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | None = None) -> Flask:
+    """The web app for one table session; `status()` reports camera and buttons for the page."""
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.json.sort_keys = False
+    live = Broadcaster()
+    session.listen(live.tell)
+    app.extensions["live"] = live
+    app.extensions["session"] = session
+
+    def token() -> str | None:
+        return request.headers.get(TOKEN_HEADER) or request.args.get("token") or None
+
+    def body() -> dict[str, Any]:
+        data = request.get_json(silent=True, force=True)
+        if not isinstance(data, dict):
+            raise BadCommand("send a JSON object")
+        return data
+
+    def version(data: dict[str, Any]) -> int:
+        value = data.get("version")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BadCommand('"version" (a whole number: the table version you saw) is required')
+        return value
+
+    @app.errorhandler(TableError)
+    def table_error(err: TableError):
+        return jsonify(error=str(err)), err.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        if request.path.startswith("/api/"):
+            return jsonify(error=err.description), err.code
+        return err
+
+    @app.errorhandler(Exception)
+    def crash(err: Exception):
+        log.exception("unexpected error on %s", request.path)
+        return jsonify(error="the companion hit a bug; nothing was changed"), 500
+
+    # ---- pages --------------------------------------------------------------------------------------
+    @app.get("/")
+    def index():
+        return render_template("index.html", games=_games(), tables=_tables(session))
+
+    @app.get("/t/<table_id>")
+    def table_page(table_id: str):
+        table = session.get(table_id)
+        return render_template("table.html", table=table, title=table.game.title)
+
+    @app.get("/j/<code>")
+    def join(code: str):
+        return redirect(url_for("table_page", table_id=session.by_code(code).id))
+
+    # ---- API ----------------------------------------------------------------------------------------
+    @app.get("/api/status")
+    def api_status():
+        return jsonify({"current": session.current, **(status() if status else {})})
+
+    @app.get("/api/games")
+    def api_games():
+        return jsonify(_games())
+
+    @app.get("/api/tables")
+    def api_tables():
+        return jsonify(_tables(session))
+
+    @app.post("/api/tables")
+    def api_create():
+        data = body()
+        name = data.get("game")
+        if not isinstance(name, str):
+            raise BadCommand('"game" is required: ' + ", ".join(games.names()))
+        if name not in games.names():
+            raise BadCommand(f"unknown game {name!r}; known: {', '.join(games.names())}")
+        table = session.create(name, data.get("players"), data.get("options") or {})
+        return jsonify(id=table.id, code=table.code, url=url_for("table_page", table_id=table.id)), 201
+
+    @app.get("/api/tables/<table_id>")
+    def api_snapshot(table_id: str):
+        return jsonify(session.snapshot(table_id, token()))
+
+    @app.post("/api/tables/<table_id>/seats")
+    def api_seat(table_id: str):
+        seat = body().get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise BadCommand('"seat" (a number) is required')
+        return jsonify(seat=seat, token=session.claim_seat(table_id, seat)), 201
+
+    @app.post("/api/tables/<table_id>/actions")
+    def api_act(table_id: str):
+        data = body()
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise BadCommand('"action" (an object with a "type") is required')
+        texts = session.act(table_id, version(data), action, token() or "", source="phone")
+        return jsonify(texts=texts, version=session.get(table_id).version)
+
+    @app.post("/api/tables/<table_id>/confirm")
+    def api_confirm(table_id: str):
+        texts = session.confirm(table_id, version(body()), token() or "")
+        return jsonify(texts=texts, version=session.get(table_id).version)
+
+    @app.post("/api/tables/<table_id>/retry")
+    def api_retry(table_id: str):
+        session.retry(table_id, version(body()), token() or "")
+        return jsonify(version=session.get(table_id).version)
+
+    @app.post("/api/tables/<table_id>/undo")
+    def api_undo(table_id: str):
+        texts = session.undo(table_id, version(body()), token() or "")
+        return jsonify(texts=texts, version=session.get(table_id).version)
+
+    @app.post("/api/tables/<table_id>/correct")
+    def api_correct(table_id: str):
+        data = body()
+        values = data.get("values")
+        if not isinstance(values, list):
+            raise BadCommand('"values" (the dice, in the order asked) is required')
+        texts = session.correct(table_id, version(data), values, token() or "")
+        return jsonify(texts=texts, version=session.get(table_id).version)
+
+    @app.get("/api/tables/<table_id>/odds")
+    def api_odds(table_id: str):
+        table = session.get(table_id)
+        try:
+            return jsonify(advice.odds(table.game.name, table.state, dict(request.args)))
+        except ValueError as err:
+            raise BadCommand(str(err)) from None
+
+    @app.get("/api/tables/<table_id>/photo.jpg")
+    def api_photo(table_id: str):
+        photo = session.get(table_id).photo
+        if photo is None:
+            abort(404, "no reading photo now")
+        return Response(photo, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/tables/<table_id>/qr.svg")
+    def api_qr(table_id: str):
+        table = session.get(table_id)
+        url = request.host_url.rstrip("/") + url_for("join", code=table.code)
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, dark="#111", light="#fff")
+        return Response(out.getvalue(), mimetype="image/svg+xml")
+
+    @app.get("/api/tables/<table_id>/log.jsonl")
+    def api_log(table_id: str):
+        from companion.gamelog import GameLog
+
+        table = session.get(table_id)
+        text = GameLog(table.game.name, table.players, table.options,
+                       [(0, a) for a in session.actions_log(table_id)]).dumps()
+        filename = f"{table.game.name}-{table.code}.jsonl"
+        return Response(text, mimetype="application/jsonl",
+                        headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+    @app.get("/api/tables/<table_id>/events")
+    def api_events(table_id: str):
+        session.get(table_id)
+        phone = token()
+        stream = live.stream(table_id, lambda: session.snapshot(table_id, phone))
+        return Response(stream, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    return app
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for name in games.names():
+        game = games.get(name)
+        out.append({"name": name, "title": game.title, "min_players": game.min_players,
+                    "max_players": game.max_players, "options": game.options_type().to_json()})
+    return out
+
+
+def _tables(session: TableSession) -> list[dict[str, Any]]:
+    return [{"id": t.id, "code": t.code, "game": t.game.name, "title": t.game.title, "players": t.players,
+             "over": t.game.is_over(t.state), "current": t.id == session.current}
+            for t in reversed(list(session.tables.values()))]

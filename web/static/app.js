@@ -1,0 +1,200 @@
+// The table page: seats, whose turn, the roll and its reading, the game board, the history.
+// Live: one EventSource per phone; each event carries this phone's whole snapshot.
+/* exported Companion */
+const Companion = (function () {
+  const tableId = document.body.dataset.table;
+  const gameName = document.body.dataset.game;
+  const tokenKey = "seat-token:" + tableId;
+  let token = localStorage.getItem(tokenKey);
+  let snap = null;
+  let source = null;
+  let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
+  const games = {};
+
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+  function toast(text, error) {
+    const el = $("toast");
+    el.textContent = text;
+    el.className = "show" + (error ? " error" : "");
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { el.className = ""; }, error ? 5000 : 3000);
+  }
+
+  async function api(path, body) {
+    const headers = { "Content-Type": "application/json" };
+    if (token) headers["X-Seat-Token"] = token;
+    const res = await fetch("/api/tables/" + tableId + path, {
+      method: body === undefined ? "GET" : "POST", headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let data = {};
+    try { data = await res.json(); } catch (e) { data = { error: "no answer from the companion" }; }
+    if (!res.ok) { toast(data.error || res.statusText, true); return null; }
+    return data;
+  }
+
+  // Commands carry the version this phone saw; a stale one is refused and the fresh state arrives live.
+  const command = (path, extra) => api(path, Object.assign({ version: snap.version }, extra || {}));
+  const act = (action) => command("/actions", { action });
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/api/tables/" + tableId + "/events" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
+    source.addEventListener("update", (e) => {
+      const data = JSON.parse(e.data);
+      render(data.snapshot);
+      if (data.texts && data.texts.length) toast(data.texts.join(" · "));
+    });
+    source.onerror = () => { $("status").textContent = "Reconnecting…"; };
+  }
+
+  async function takeSeat(seat) {
+    const data = await api("/seats", { seat });
+    if (!data) return;
+    token = data.token;
+    localStorage.setItem(tokenKey, token);
+    connect();
+  }
+
+  function playerName(seat) { return seat === null || seat === undefined ? "" : snap.table.players[seat]; }
+
+  function renderStatus() {
+    const el = $("status");
+    el.className = "status";
+    if (snap.over) { el.textContent = "Game over"; el.classList.add("over"); return; }
+    if (snap.roll) { el.textContent = snap.roll.reason; return; }
+    if (snap.to_move === snap.seat) { el.textContent = "Your turn, " + playerName(snap.seat); el.classList.add("mine"); return; }
+    el.textContent = snap.to_move >= 0 ? playerName(snap.to_move) + "'s turn" : "Waiting…";
+  }
+
+  function renderSeats() {
+    const el = $("seats");
+    const g = games[gameName];
+    el.innerHTML = "<h2>Players</h2>" + snap.seats.map((s) => {
+      const swatch = g && g.swatch ? g.swatch(snap, s.seat) : "";
+      let right = "";
+      if (s.seat === snap.seat) right = '<span class="me">this phone</span>';
+      else if (!s.taken && snap.seat === null) right = '<button data-seat="' + s.seat + '">Take seat</button>';
+      else if (s.taken) right = "<small>joined</small>";
+      const turn = s.seat === snap.to_move ? " ◀" : "";
+      return '<div class="seat"><span>' + swatch + esc(s.name) + turn + "</span>" + right + "</div>";
+    }).join("") + (snap.seat === null ? "<p><small>Watching: take your seat to play.</small></p>" : "");
+    el.querySelectorAll("button[data-seat]").forEach((b) => { b.onclick = () => takeSeat(Number(b.dataset.seat)); });
+  }
+
+  function faceRows(request, values, onPick) {
+    return request.dice.map((die, i) => {
+      const faces = FACES[die.kind] || [];
+      return '<div><small>' + esc((die.colour ? die.colour + " " : "") + die.kind) + " #" + (i + 1) + '</small><div class="faces">' +
+        faces.map((f) => '<button data-die="' + i + '" data-face="' + esc(f) + '" class="' + (values[i] === f ? "chosen" : "") + '">' + esc(f) + "</button>").join("") +
+        "</div></div>";
+    }).join("");
+  }
+
+  const FACES = { d6: [1, 2, 3, 4, 5, 6], grey: [1, 2, 3, 4], treehouse: ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"] };
+
+  function renderManual(el, request) {
+    const box = document.createElement("div");
+    box.innerHTML = "<h2>" + (manual.mode === "correct" ? "Correct the last roll" : "Type the dice") + "</h2>" +
+      faceRows(request, manual.values) +
+      '<div class="row"><button class="primary big" id="manual-ok">Use these dice</button><button id="manual-cancel">Cancel</button></div>';
+    box.querySelectorAll("button[data-die]").forEach((b) => {
+      b.onclick = () => {
+        const face = b.dataset.face;
+        manual.values[Number(b.dataset.die)] = /^\d+$/.test(face) ? Number(face) : face;
+        render(snap);
+      };
+    });
+    box.querySelector("#manual-ok").disabled = manual.values.some((v) => v === null);
+    box.querySelector("#manual-ok").onclick = async () => {
+      const values = manual.values;
+      const ok = manual.mode === "correct" ? await command("/correct", { values }) : await act({ type: "roll", values });
+      if (ok) { manual = null; render(snap); }
+    };
+    box.querySelector("#manual-cancel").onclick = () => { manual = null; render(snap); };
+    el.appendChild(box);
+  }
+
+  function renderRoll() {
+    const el = $("roll");
+    const seated = snap.seat !== null;
+    if (!snap.roll) {
+      el.hidden = !(manual && manual.mode === "correct" && manual.request);
+      el.innerHTML = "";
+      if (!el.hidden) renderManual(el, manual.request);
+      return;
+    }
+    el.hidden = false;
+    const r = snap.reading;
+    let html = '<p class="reason">' + esc(snap.roll.reason) + "</p>";
+    if (!r) html += "<p>Roll into the tray; the companion reads the dice when they settle.</p>";
+    else {
+      html += '<img alt="The dice as the camera saw them" src="/api/tables/' + tableId + "/photo.jpg?n=" + r.photo_seq + '">';
+      if (r.values) html += '<p class="values">' + r.values.map(esc).join(" · ") + "</p>";
+      if (r.problems.length) html += '<p class="problems">' + r.problems.map(esc).join("<br>") + "</p>";
+    }
+    if (seated) {
+      html += '<div class="row"><button class="confirm big" id="confirm"' + (r && r.certain ? "" : " disabled") + ">CONFIRM</button>" +
+        '<button class="retry big" id="retry">RETRY</button></div>' +
+        '<p><button class="secondary" id="type-dice">Type the dice instead</button></p>';
+    }
+    el.innerHTML = html;
+    if (seated) {
+      $("confirm").onclick = () => command("/confirm");
+      $("retry").onclick = () => command("/retry");
+      $("type-dice").onclick = () => {
+        manual = { mode: "roll", values: snap.roll.dice.map((d, i) => (r && r.values ? r.values[i] : null)) };
+        render(snap);
+      };
+    }
+    if (manual && manual.mode === "roll") renderManual(el, snap.roll);
+  }
+
+  function renderControls() {
+    const el = $("controls");
+    const buttons = [];
+    if (snap.seat !== null && snap.can_undo) buttons.push('<button id="undo" class="secondary">Undo last move</button>');
+    if (snap.seat !== null && snap.last_roll && !snap.roll) buttons.push('<button id="correct" class="secondary">Correct last roll</button>');
+    el.hidden = !buttons.length;
+    el.innerHTML = '<div class="row">' + buttons.join("") + "</div>";
+    if ($("undo")) $("undo").onclick = () => command("/undo");
+    if ($("correct")) {
+      $("correct").onclick = () => {
+        const last = snap.last_roll;
+        if (!last) return;
+        manual = { mode: "correct", request: last.request, values: last.values.slice() };
+        render(snap);
+      };
+    }
+  }
+
+  function renderHistory() {
+    $("history").innerHTML = snap.history.slice().reverse().map((h) =>
+      "<li>" + h.texts.map(esc).join("<br>") + (h.by ? " <small>(" + esc(h.by) + ")</small>" : "") + "</li>").join("");
+  }
+
+  function render(s) {
+    snap = s;
+    if (s.seat === null && token) { /* this phone's token no longer matches a seat */ }
+    renderStatus();
+    renderSeats();
+    renderRoll();
+    renderControls();
+    const g = games[gameName];
+    if (g) g.render(snap, $("board"), { act, api, esc, toast, playerName, render: () => render(snap) });
+    const summary = $("summary");
+    summary.hidden = !snap.summary;
+    if (snap.summary && g && g.summary) summary.innerHTML = g.summary(snap, esc);
+    renderHistory();
+  }
+
+  function start() {
+    $("show-qr").onclick = () => { $("qr").hidden = !$("qr").hidden; };
+    connect();
+  }
+
+  return { start, games, esc };
+})();
