@@ -1,0 +1,368 @@
+"""`DiceDevils`: the Game for Dice Devils (rules in `shared/rules/dice-devils.md`, E1..E14).
+
+State layout (plain JSON; seats are indices into `players`):
+
+* `phase`: "draw_ranks" | "reveal" | "claim" | "fight" | "over"; `round` (1-based once ranks are drawn).
+* `draw`: a pending hidden draw, chance's move: {"kind": "ranks" | "items" | "blind_pick", "reason", ...}.
+* `roll`: a pending `RollRequest` (dice revealed in a fight), chance's move.
+* `decision`: a pending player choice {"kind": "spielteufel" | "steal" | "give" | "exchange" | "swap",
+  "player": seat, "text", ...}.
+* `ranks` (this round, public), `next_ranks` (after this round's swaps), `devils` (ranks in play).
+* `display` (face-up item types), `claims` (display index per seat), `supply` (face-down counts by type),
+  `collections` (items per seat, private), `dice` (dice shown this round per seat, public).
+* `fights` (this round's fights, public, in resolution order) and `fight` (index of the current one).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..base import CHANCE, Action, Event, Game, Options, State
+from ..errors import BadOptions, IllegalAction
+from . import fighting, rounds
+from .items import ITEMS, NAMES, full_supply, score, triples, value
+from .ranks import (
+    ABILITIES,
+    DEVILS_BY_PLAYERS,
+    OBERTEUFEL,
+    RANKS,
+    SATANSBRATEN,
+    SPRINGTEUFEL,
+    TITLES,
+    rank_number,
+    reveal_count,
+)
+from .seats import ones, who
+
+
+@dataclass(frozen=True)
+class DiceDevilsOptions(Options):
+    """Alternative rulings; defaults are the documented ones."""
+
+    #: the variant selection of devils (rank names); None: the standard devils for the player count.
+    devils: list[str] | None = None
+    #: variant "more fights": 2 items with 4 players, 3 with 6.
+    more_fights: bool = False
+    #: E3: turn up N new items each round instead of topping the display up to N.
+    reveal_n_new_each_round: bool = False
+    #: E8: collections are face-up: the Putzteufel sees what he takes, the Fehlerteufel what he steals.
+    open_collections: bool = False
+
+
+class DiceDevils(Game):
+    name = "dice-devils"
+    title = "Dice Devils"
+    options_type = DiceDevilsOptions
+    min_players = 3
+    max_players = 6
+
+    # ---- setup ----------------------------------------------------------------------------------------
+    def new_game(self, players: list[str], options: dict | None = None) -> State:
+        opts = DiceDevilsOptions.from_json(options)
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise BadOptions("players must be a list of names")
+        if len(set(players)) != len(players):
+            raise BadOptions("every player needs a different name")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise BadOptions(f"Dice Devils is for 3 to 6 players, not {len(players)}")
+        for flag in ("more_fights", "reveal_n_new_each_round", "open_collections"):
+            if not isinstance(getattr(opts, flag), bool):
+                raise BadOptions(f"option {flag} is true or false")
+        devils = _devils(opts.devils, len(players))
+        return {
+            "game": self.name,
+            "players": list(players),
+            "options": {**opts.to_json(), "devils": list(devils)},
+            "devils": list(devils),
+            "reveal_n": reveal_count(len(players), opts.more_fights),
+            "version": 0,
+            "round": 0,
+            "phase": "draw_ranks",
+            "draw": {
+                "kind": "ranks",
+                "reason": "Shuffle the grab tiles face down; each player draws one and enters the rank drawn",
+            },
+            "roll": None,
+            "decision": None,
+            "ranks": [None] * len(players),
+            "next_ranks": [None] * len(players),
+            "supply": full_supply(),
+            "display": [],
+            "claims": [None] * len(players),
+            "collections": [[] for _ in players],
+            "dice": [None] * len(players),
+            "fights": [],
+            "fight": None,
+            "end_reason": None,
+        }
+
+    # ---- whose move -----------------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def current_player(self, state: State) -> int | None:
+        if self.is_over(state):
+            return None
+        if state["roll"] or state["draw"]:
+            return CHANCE
+        if state["decision"]:
+            return state["decision"]["player"]
+        return rounds.next_claimer(state)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every action allowed now; for a roll every outcome (at most 124,416: 3 yellow, 2 black, 2 grey)."""
+        if self.is_over(state):
+            return []
+        request = self.roll_request(state)
+        if request is not None:
+            return [{"type": "roll", "values": v} for v in request.outcomes()]
+        if state["draw"]:
+            return _draw_actions(state)
+        if state["decision"]:
+            return _decision_actions(state)
+        return [{"type": "claim", "item": i} for i in range(len(state["display"]))]
+
+    # ---- applying -------------------------------------------------------------------------------------
+    def _apply(self, state: State, action: Action) -> list[Event]:
+        events: list[Event] = []
+        kind = action["type"]
+        if kind == "roll":
+            fighting.on_roll(state, action["values"], events)
+        elif state["draw"]:
+            _apply_draw(state, action, events)
+        elif state["decision"]:
+            _apply_decision(state, action, events)
+        elif kind == "claim":
+            index = action.get("item")
+            if (
+                isinstance(index, bool)
+                or not isinstance(index, int)
+                or not 0 <= index < len(state["display"])
+            ):
+                raise IllegalAction(
+                    f"claim an item on display by its number, 0 to {len(state['display']) - 1}"
+                )
+            rounds.claim(state, rounds.next_claimer(state), index, events)
+        else:
+            raise IllegalAction(f"{who(state, rounds.next_claimer(state))} must claim an item now")
+        return events
+
+    # ---- what each player sees ------------------------------------------------------------------------
+    def view(self, state: State, player: int | None) -> State:
+        """Own collection only (all if open_collections); the supply only as a count; ranks are public.
+
+        Ranks are public once drawn: each player takes the matching standee, cup and dice openly, and
+        claims go in rank order for all to see.
+        """
+        out = _copy(state)
+        out["collection_sizes"] = [len(c) for c in state["collections"]]
+        out["supply_count"] = sum(state["supply"].values())
+        if not state["options"]["open_collections"]:
+            out["collections"] = [
+                list(c) if seat == player else None for seat, c in enumerate(state["collections"])
+            ]
+            out["supply"] = None
+            draw = out.get("draw")
+            if draw and draw["kind"] == "blind_pick" and player not in (draw["player"], draw["from"]):
+                draw.pop("give", None)
+        if player is not None and state["ranks"][player]:
+            rank = state["ranks"][player]
+            mine = state["collections"][player]
+            out["you"] = {
+                "seat": player,
+                "name": state["players"][player],
+                "rank": rank,
+                "title": TITLES[rank],
+                "ability": ABILITIES[rank],
+                "next_rank": state["next_ranks"][player],
+                "collection": list(mine),
+                "points": score(mine),
+            }
+        return out
+
+    def summary(self, state: State) -> dict:
+        """Scores (values + 3 per triple), triples per player and the winner after the tie-breaks (4.6)."""
+        rows = []
+        for seat, name in enumerate(state["players"]):
+            items = state["collections"][seat]
+            rows.append(
+                {
+                    "player": name,
+                    "rank": state["ranks"][seat],
+                    "items": len(items),
+                    "values": sum(value(i) for i in items),
+                    "triples": triples(items),
+                    "score": score(items),
+                }
+            )
+        best = max(r["score"] for r in rows)
+        tied = [r for r in rows if r["score"] == best]
+        tie_break = None
+        if len(tied) > 1:
+            spring = [r for r in tied if r["rank"] == SPRINGTEUFEL]
+            tie_break = "springteufel" if spring else "highest rank"
+            tied = spring or sorted(tied, key=lambda r: rank_number(r["rank"]) if r["rank"] else 99)[:1]
+        return {
+            "over": self.is_over(state),
+            "scores": {r["player"]: r["score"] for r in rows},
+            "triples": {r["player"]: r["triples"] for r in rows},
+            "players": rows,
+            "winners": [r["player"] for r in tied],
+            "tie_break": tie_break,
+        }
+
+
+# ---- helpers ----------------------------------------------------------------------------------------------
+def _copy(state: State) -> State:
+    import copy
+
+    return copy.deepcopy(state)
+
+
+def _devils(selection: list[str] | None, players: int) -> tuple[str, ...]:
+    """The ranks in play, in rank order: the standard set, or a checked variant selection."""
+    if selection is None:
+        return DEVILS_BY_PLAYERS[players]
+    if not isinstance(selection, list) or not all(isinstance(r, str) for r in selection):
+        raise BadOptions(
+            'option devils is a list of ranks, e.g. ["oberteufel", "putzteufel", "springteufel"]'
+        )
+    unknown = [r for r in selection if r not in RANKS]
+    if unknown:
+        raise BadOptions(f"unknown devil {unknown[0]!r}; ranks: {', '.join(RANKS)}")
+    if len(set(selection)) != len(selection):
+        raise BadOptions("each devil can be chosen only once")
+    if len(selection) != players:
+        raise BadOptions(f"choose one devil per player: {players} devils, not {len(selection)}")
+    if SATANSBRATEN in selection and OBERTEUFEL not in selection:
+        raise BadOptions(
+            "the Satansbraten needs the Oberteufel in play (his total uses the Oberteufel's lowest die)"
+        )
+    return tuple(r for r in RANKS if r in selection)
+
+
+def _draw_actions(state: State) -> list[Action]:
+    draw = state["draw"]
+    if draw["kind"] == "ranks":
+        return [{"type": "draw_ranks", "ranks": list(p)} for p in itertools.permutations(state["devils"])]
+    if draw["kind"] == "items":
+        stock = [t for t in ITEMS if state["supply"][t]]
+        return [
+            {"type": "reveal", "items": list(combo)}
+            for combo in itertools.combinations_with_replacement(stock, draw["count"])
+            if all(combo.count(t) <= state["supply"][t] for t in set(combo))
+        ]
+    return [{"type": "pick", "item": t} for t in dict.fromkeys(state["collections"][draw["from"]])]
+
+
+def _apply_draw(state: State, action: Action, events: list[Event]) -> None:
+    draw = state["draw"]
+    kind = action["type"]
+    if draw["kind"] == "ranks":
+        if kind != "draw_ranks":
+            raise IllegalAction(f"waiting for the rank draw: {draw['reason']}")
+        ranks = action.get("ranks")
+        if (
+            not isinstance(ranks, list)
+            or sorted(map(str, ranks)) != sorted(state["devils"])
+            or len(ranks) != len(state["players"])
+        ):
+            raise IllegalAction(f"give each player, in seat order, one of: {', '.join(state['devils'])}")
+        state["ranks"], state["next_ranks"], state["draw"] = list(ranks), list(ranks), None
+        listing = ", ".join(f"{state['players'][s]} is {TITLES[r]}" for s, r in enumerate(ranks))
+        events.append({"type": "ranks", "ranks": list(ranks), "text": f"Ranks drawn: {listing}."})
+        rounds.start_round(state, events)
+    elif draw["kind"] == "items":
+        if kind != "reveal":
+            raise IllegalAction(f"waiting for the items turned face up: {draw['reason']}")
+        items = action.get("items")
+        if not isinstance(items, list) or len(items) != draw["count"]:
+            raise IllegalAction(f"enter exactly {draw['count']} item(s) turned face up")
+        for item in items:
+            if item not in ITEMS:
+                raise IllegalAction(f"unknown item {item!r}; items: {', '.join(ITEMS)}")
+            if items.count(item) > state["supply"][item]:
+                raise IllegalAction(f"only {state['supply'][item]} {NAMES[item]} tile(s) remain face down")
+        rounds.reveal(state, list(items), events)
+    else:
+        if kind != "pick":
+            raise IllegalAction(f"waiting for the blind pick: {draw['reason']}")
+        item = action.get("item")
+        if item not in state["collections"][draw["from"]]:
+            raise IllegalAction(f"{who(state, draw['from'])} has no {NAMES.get(item, item)!s} to draw")
+        state["draw"] = None
+        fighting.exchange(state, draw["from"], draw["give"], item, events)
+
+
+def _decision_actions(state: State) -> list[Action]:
+    decision = state["decision"]
+    kind = decision["kind"]
+    cols = state["collections"]
+    open_cols = state["options"]["open_collections"]
+    winner = decision["player"]
+    if kind == "spielteufel":
+        return [{"type": "force_reroll"}, {"type": "accept"}]
+    if kind == "give":
+        return [{"type": "give", "item": t} for t in ones(cols[decision["player"]])]
+    if kind == "steal":
+        if open_cols:
+            acts = [
+                {"type": "steal", "from": s, "item": t} for s in decision["losers"] for t in ones(cols[s])
+            ]
+        else:
+            acts = [{"type": "steal", "from": s} for s in decision["losers"]]
+        return acts + [{"type": "pass"}]
+    if kind == "exchange":
+        acts = []
+        for mine in dict.fromkeys(cols[winner]):
+            for s in decision["losers"]:
+                if open_cols:
+                    acts += [
+                        {"type": "exchange", "give": mine, "from": s, "take": t}
+                        for t in dict.fromkeys(cols[s])
+                    ]
+                else:
+                    acts.append({"type": "exchange", "give": mine, "from": s})
+        return acts + [{"type": "pass"}]
+    return [{"type": "swap", "with": s} for s in decision["losers"]] + [{"type": "pass"}]
+
+
+def _apply_decision(state: State, action: Action, events: list[Event]) -> None:
+    decision = state["decision"]
+    if action not in _decision_actions(state):
+        raise IllegalAction(_why_not(state, action))
+    kind = action["type"]
+    if kind in ("force_reroll", "accept"):
+        fighting.spielteufel(state, kind == "force_reroll", events)
+    elif kind == "steal":
+        fighting.steal(state, action["from"], action.get("item"), events)
+    elif kind == "give":
+        fighting.give(state, decision["player"], action["item"], events)
+    elif kind == "exchange":
+        fighting.exchange(state, action["from"], action["give"], action.get("take"), events)
+    elif kind == "pass" and decision["kind"] in ("steal", "exchange"):
+        events.append(
+            {
+                "type": "pass",
+                "seat": decision["player"],
+                "text": f"{who(state, decision['player'])} does not use the ability.",
+            }
+        )
+        fighting.offer_swap(state)
+    elif not fighting.swap(state, action.get("with"), events):
+        rounds.end_round(state, events)
+
+
+def _why_not(state: State, action: Action) -> str:
+    """A sentence saying what is expected instead of `action`."""
+    decision = state["decision"]
+    name = who(state, decision["player"])
+    expected = {
+        "spielteufel": "force a re-roll (force_reroll) or accept the dice (accept)",
+        "steal": "steal from one of the losers of this fight, or pass",
+        "give": "give one of your value-1 items",
+        "exchange": "exchange one of your items with a loser of this fight, or pass",
+        "swap": "swap rank with one of the losers of this fight, or pass",
+    }[decision["kind"]]
+    return f"{action.get('type')!r} is not possible now: {name} must {expected}"
