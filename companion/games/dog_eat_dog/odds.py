@@ -6,7 +6,8 @@ own dice against that one result. With the Treehouse die the attacker swaps one 
 fails, HOP (1/6) succeeds, any other face (4/6) leaves the attack to the remaining d6; the tie rule
 still compares the pyramids' pips, not the number of dice.
 
-Queries are cached: the phone asks the same few questions again and again.
+Queries are cached: the phone asks the same few questions again and again. `candidate_odds` and
+`pending_odds` answer for a game state (every attack on offer; the attack under way).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+
+from .table import attackers, stack_of, targets
 
 #: P(highest of k d6 is at most v) = (v/6)^k, for k = 1..3 and v = 0..6.
 _AT_MOST = {k: tuple(Fraction(v**k, 6**k) for v in range(7)) for k in (1, 2, 3)}
@@ -78,3 +81,44 @@ def p_attack_succeeds(attacker_pips: int, defenders_pips: list[int], treehouse: 
     defenders = tuple(defenders_pips)
     _check(attacker_pips, defenders, treehouse)
     return _p_attack(attacker_pips, defenders, bool(treehouse))
+
+
+def _as_json(p: Fraction) -> dict:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def candidate_odds(state: dict) -> list[dict]:
+    """For the phone: every attack the player to move may declare now, with its chance of success."""
+    if state["phase"] not in ("attack", "treehouse") or state["roll"] or (
+            state["phase"] == "treehouse" and state["follow_up"] != "WILD"):
+        return []
+    pyramids, seat = state["pyramids"], state["active"]
+    rows = []
+    for target in targets(state, seat):
+        stack = stack_of(state, target)
+        defenders = [pyramids[pid]["size"] for pid in reversed(stack or [target])]
+        for attacker in attackers(state, seat):
+            pips = pyramids[attacker]["size"]
+            for treehouse in (False, True) if state["options"]["treehouse"] and pips > 1 else (False,):
+                p = p_attack_succeeds(pips, defenders, treehouse)
+                rows.append({"attacker": attacker, "target": target, "treehouse": treehouse} | _as_json(p))
+    return rows
+
+
+def pending_odds(state: dict) -> dict | None:
+    """For the phone: the attack under way's chance of success now (None when no attack is under way).
+
+    Before the attacker's roll it is the full chance; once the attack result is known, it is the chance
+    that this result beats the defenders still to roll."""
+    attack = state.get("attack")
+    if not attack:
+        return None
+    pyramids = state["pyramids"]
+    pips = pyramids[attack["attacker"]]["size"]
+    if attack["result"] is None:
+        defenders = [pyramids[pid]["size"] for pid in attack["defenders"]]
+        p = p_attack_succeeds(pips, defenders, attack["treehouse"])
+    else:
+        left = [pyramids[pid]["size"] for pid in attack["defenders"][attack["beaten"]:]]
+        p = p_succeeds_given_result(attack["result"], pips, left)
+    return {"attacker": attack["attacker"], "target": attack["target"]} | _as_json(p)
