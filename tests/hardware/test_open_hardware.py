@@ -1,0 +1,82 @@
+"""open_hardware: real GPIO, mock pins only when asked, or None (and a log line) when there is none."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from gpiozero import Button, Device
+from gpiozero.pins.mock import MockFactory
+
+from hardware import BadGpioMode, PinMap, TableHardware, open_hardware
+
+
+def record(events: list[str]):
+    return {name: (lambda n=name: events.append(n)) for name in ("on_confirm", "on_retry", "on_undo")}
+
+
+def test_off_opens_nothing_and_says_so(caplog):
+    with caplog.at_level(logging.INFO, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="off") is None
+    assert "on-screen buttons" in caplog.text
+
+
+def test_auto_without_gpio_returns_none_never_mock_pins(monkeypatch, caplog):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    with caplog.at_level(logging.INFO, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="auto") is None
+    assert "no GPIO on this machine" in caplog.text
+    assert "no-such-factory" in caplog.text
+    assert Device.pin_factory is None
+
+
+def test_mock_mode_is_explicit_and_its_pins_can_be_pressed(caplog):
+    events: list[str] = []
+    with caplog.at_level(logging.WARNING, logger="hardware.table"):
+        hardware = open_hardware(PinMap(), **record(events), mode="mock")
+    assert isinstance(hardware, TableHardware)
+    assert "simulated" in caplog.text
+    with hardware:
+        assert hardware.simulated
+        assert isinstance(hardware.pin_factory, MockFactory)
+        assert hardware.pin_factory is not Device.pin_factory  # the global factory is left alone
+        hardware.pin_factory.pin(17).drive_low()
+        hardware.light.show("reading_ready")
+        assert hardware.light.state == "reading_ready"
+    assert events == ["on_confirm"]
+    assert hardware.buttons.closed
+
+
+def test_auto_uses_the_configured_pin_factory(mock_factory):
+    events: list[str] = []
+    hardware = open_hardware(PinMap(confirm=5, retry=6, led=None), **record(events), mode="auto",
+                             hold_s=1.0)
+    assert hardware is not None and hardware.pin_factory is mock_factory
+    with hardware:
+        mock_factory.pin(5).drive_low()
+    assert events == ["on_confirm"]
+
+
+def test_pin_held_by_someone_else_returns_none_with_the_reason(mock_factory, caplog):
+    busy = Button(17)
+    with caplog.at_level(logging.ERROR, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="auto") is None
+    busy.close()
+    assert "cannot open the buttons" in caplog.text
+    Button(27).close()  # nothing was left half-open
+
+
+def test_led_pin_held_by_someone_else_closes_the_buttons_again(mock_factory, caplog):
+    busy = Button(22)
+    with caplog.at_level(logging.ERROR, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="auto") is None
+    busy.close()
+    assert "cannot open the status light" in caplog.text
+    Button(17).close()
+    Button(27).close()
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(BadGpioMode, match="use auto, mock or off"):
+        open_hardware(PinMap(), **record([]), mode="on")
