@@ -21,7 +21,7 @@
       const label = document.createElement("label");
       const input = document.createElement("input");
       input.name = key;
-      input.dataset.kind = Array.isArray(value) ? "list" : typeof value;
+      input.dataset.kind = Array.isArray(value) || value === null ? "list" : typeof value;
       if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; }
       else if (typeof value === "number") { input.type = "number"; input.value = value; }
       else { input.value = Array.isArray(value) ? value.join(", ") : (value ?? ""); }
@@ -38,7 +38,7 @@
       const kind = input.dataset.kind;
       if (kind === "boolean") out[input.name] = input.checked;
       else if (kind === "number") out[input.name] = Number(input.value);
-      else if (kind === "list") out[input.name] = input.value.split(",").map((s) => s.trim()).filter(Boolean);
+      else if (kind === "list") { const items = input.value.split(",").map((s) => s.trim()).filter(Boolean); if (items.length) out[input.name] = items; }
       else if (input.value !== "") out[input.name] = input.value;
     });
     return out;

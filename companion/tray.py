@@ -1,0 +1,120 @@
+"""The tray watcher: joins the camera, the settle detector and the dice reader to the table session.
+
+Part of the composition root (built by `companion serve`), so it may import vision; the table session
+itself never does. While the current table waits for a roll, each settled tray is read once and the
+reading proposed with its annotated photo. A new settle (the dice were rolled again) or RETRY reads
+again. With the synthetic camera it also plays the players' part: when a roll is asked for, it has
+the renderer throw the asked-for dice with random faces.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from .table import TableSession
+
+log = logging.getLogger(__name__)
+
+JPEG_QUALITY = 80
+
+
+class Settle(Protocol):
+    def update(self, frame: np.ndarray, t_ms: float) -> bool: ...
+    def reset(self) -> None: ...
+
+
+class Thrower(Protocol):
+    def throw(self, dice: list[dict[str, Any]]) -> None: ...
+
+
+@dataclass
+class TrayParts:
+    """What the watcher needs from vision, as plain callables so tests can stand in for the camera."""
+
+    frame: Callable[[], np.ndarray | None]  # the camera's latest frame (BGR), None if it has vanished
+    settle: Settle
+    read: Callable[[np.ndarray], list[dict[str, Any]]]  # dice as dicts (value, kind, colour, box, confidence)
+    annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
+    thrower: Thrower | None = None  # the synthetic camera, which throws dice when a roll is asked for
+
+
+class TrayWatcher:
+    """Reads the dice for the current table's pending roll; `step()` once per camera frame."""
+
+    def __init__(self, session: TableSession, parts: TrayParts, interval_s: float = 0.05) -> None:
+        self.session = session
+        self.parts = parts
+        self.interval_s = interval_s
+        self.read_ms: list[float] = []  # time of each reading, for the status line
+        self.error: str | None = None
+        self._wanted: tuple | None = None  # (table, version, retries) of the roll being read
+        self._read_this_settle = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def step(self, now_ms: float | None = None) -> bool:
+        """Look at the tray once; True if a reading was proposed."""
+        now_ms = time.monotonic() * 1000 if now_ms is None else now_ms
+        table_id = self.session.current
+        table = self.session.tables.get(table_id) if table_id else None
+        request = table.game.roll_request(table.state) if table else None
+        if table is None or request is None:
+            self._wanted = None
+            return False
+        wanted = (table.id, table.version, table.read_requests)
+        if wanted != self._wanted:
+            first_ask = self._wanted is None or self._wanted[:2] != wanted[:2]
+            self._wanted = wanted
+            self.parts.settle.reset()
+            self._read_this_settle = False
+            if first_ask and self.parts.thrower is not None:
+                self.parts.thrower.throw([{"kind": d.kind, "colour": d.colour} for d in request.dice])
+        frame = self.parts.frame()
+        if frame is None:
+            self.error = "the camera sends no pictures"
+            return False
+        self.error = None
+        if not self.parts.settle.update(frame, now_ms):
+            self._read_this_settle = False  # moving: the next settle is a new roll
+            return False
+        if self._read_this_settle:
+            return False
+        self._read_this_settle = True
+        started = time.perf_counter()
+        try:
+            dice = self.parts.read(frame)
+        except Exception as err:  # a reader bug must not stop the table: ask a person instead
+            log.exception("the dice reader failed")
+            self.error = f"the dice reader failed: {err}"
+            dice = []
+        self.read_ms.append((time.perf_counter() - started) * 1000)
+        photo = self.parts.annotate(frame, dice)
+        ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        self.session.propose_reading(table.id, dice, jpeg.tobytes() if ok else None)
+        return True
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:
+                log.exception("tray watcher step failed")
+            self._stop.wait(self.interval_s)
+
+    def start(self) -> TrayWatcher:
+        self._thread = threading.Thread(target=self.run, name="tray", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)

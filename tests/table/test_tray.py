@@ -1,0 +1,103 @@
+"""The tray watcher reads each settled tray once for the pending roll, again after a new settle or RETRY."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tests.race  # noqa: F401
+from companion.store import EventStore
+from companion.table import TableSession
+from companion.tray import TrayParts, TrayWatcher
+
+
+class StillAfter:
+    """A stand-in settle detector: settled whenever `still` is True."""
+
+    def __init__(self):
+        self.still = False
+        self.resets = 0
+
+    def update(self, frame, t_ms):
+        return self.still
+
+    def reset(self):
+        self.resets += 1
+
+
+class Thrower:
+    def __init__(self):
+        self.thrown = []
+
+    def throw(self, dice):
+        self.thrown.append(dice)
+
+
+@pytest.fixture
+def rig():
+    session = TableSession(EventStore(":memory:"))
+    table = session.create("race", ["Alice", "Bob"])
+    token = session.claim_seat(table.id, 0)
+    settle, thrower, reads = StillAfter(), Thrower(), []
+    frame = np.zeros((48, 64, 3), np.uint8)
+
+    def read(image):
+        reads.append(image)
+        return [{"value": 5, "kind": "d6", "colour": "white", "box": [1, 1, 9, 9], "confidence": 0.99}]
+
+    parts = TrayParts(frame=lambda: frame, settle=settle, read=read, annotate=lambda f, d: f, thrower=thrower)
+    return session, table, token, settle, thrower, reads, TrayWatcher(session, parts)
+
+
+def test_nothing_is_read_while_no_roll_is_asked(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    settle.still = True
+    assert not watcher.step(0)
+    assert reads == [] and thrower.thrown == []
+
+
+def test_a_settled_tray_is_read_once_and_proposed_with_its_photo(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    assert not watcher.step(0)  # still rolling
+    assert thrower.thrown == [[{"kind": "d6", "colour": None}]]
+    settle.still = True
+    assert watcher.step(50)
+    assert not watcher.step(100)
+    assert len(reads) == 1
+    assert table.proposal.values == [5] and table.photo.startswith(b"\xff\xd8")
+
+
+def test_a_new_settle_or_retry_reads_again(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    settle.still = True
+    watcher.step(0)
+    settle.still = False
+    watcher.step(50)
+    settle.still = True
+    assert watcher.step(100)
+    session.retry(table.id, table.version, token)
+    assert watcher.step(150)
+    assert len(reads) == 3 and len(thrower.thrown) == 1
+
+
+def test_a_vanished_camera_is_reported_not_fatal(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    watcher.parts.frame = lambda: None
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    assert not watcher.step(0)
+    assert watcher.error == "the camera sends no pictures"
+
+
+def test_a_reader_crash_asks_a_person(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+
+    def broken(frame):
+        raise RuntimeError("boom")
+
+    watcher.parts.read = broken
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    settle.still = True
+    assert watcher.step(0)
+    assert not table.proposal.certain and "boom" in watcher.error
