@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..base import CHANCE, Action, Event, Game, Options, State
 from ..errors import BadOptions, IllegalAction
 from . import fighting, rounds
 from .items import ITEMS, NAMES, full_supply, score, triples, value
+from .odds import p_win
 from .ranks import (
     ABILITIES,
     DEVILS_BY_PLAYERS,
@@ -33,7 +35,7 @@ from .ranks import (
     rank_number,
     reveal_count,
 )
-from .seats import ones, who
+from .seats import ones, seat_of, who
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ class DiceDevils(Game):
         events: list[Event] = []
         kind = action["type"]
         if kind == "roll":
+            if not state["roll"]:
+                raise IllegalAction("no dice are waiting to be read now")
             fighting.on_roll(state, action["values"], events)
         elif state["draw"]:
             _apply_draw(state, action, events)
@@ -147,6 +151,27 @@ class DiceDevils(Game):
         else:
             raise IllegalAction(f"{who(state, rounds.next_claimer(state))} must claim an item now")
         return events
+
+    def fight_odds(self, state: State) -> dict[int, Fraction] | None:
+        """Each fighter's exact chance (by seat) in the current fight, before or during its first reveal.
+
+        Public: uses only dice already shown. None outside a fight's first reveal (re-rolls change who
+        compares, which `odds.p_win` does not model).
+        """
+        if state["phase"] != "fight" or state["fight"] is None:
+            return None
+        fight = fighting.current(state)
+        if fight["step"] != "reveal":
+            return None
+        ranks = state["ranks"]
+        shown = [s for s in fight["fighters"] if state["dice"][s] is not None]
+        ober = seat_of(state, OBERTEUFEL)
+        feeds = seat_of(state, SATANSBRATEN) in fight["fighters"]
+        if feeds and ober not in shown and state["dice"][ober] is not None:
+            shown.append(ober)
+        known = {ranks[s]: list(state["dice"][s]) for s in shown}
+        chances = p_win([ranks[s] for s in fight["fighters"]], known)
+        return {s: chances[ranks[s]] for s in fight["fighters"]}
 
     # ---- what each player sees ------------------------------------------------------------------------
     def view(self, state: State, player: int | None) -> State:
