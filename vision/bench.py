@@ -1,0 +1,191 @@
+"""`companion bench vision FOLDER|render:N`: dice reader accuracy and speed.
+
+FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets/dice/.
+render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
+Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
+the median ms per frame of `read_dice` alone (image decoding not included).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice import Die, read_dice
+from vision.errors import ImageReadError
+
+
+@dataclass
+class Label:
+    value: int | str
+    box: tuple[int, int, int, int]
+    kind: str = "d6"
+
+
+@dataclass
+class Tally:
+    """Counts of a benchmark run."""
+
+    dice: int = 0
+    dice_right: int = 0
+    photos: int = 0
+    photos_right: int = 0
+    false_dice: int = 0
+    missed: int = 0
+    ms: list[float] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
+        return [
+            f"dice right:      {self.dice_right}/{self.dice} = {pct(self.dice_right, self.dice):.2f} %",
+            f"photos right:    {self.photos_right}/{self.photos} = {pct(self.photos_right, self.photos):.2f} %",
+            f"missed dice:     {self.missed}",
+            f"false dice/photo: {self.false_dice / max(self.photos, 1):.3f} ({self.false_dice} in all)",
+            f"median ms/frame: {float(np.median(self.ms)) if self.ms else float('nan'):.2f}",
+        ]
+
+
+def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[Die]]:
+    """Pair each label with a die: the label box centre inside the die box, else the nearest centre
+    within one die size. Returns the die per label (or None) and the dice left over (false dice)."""
+    free = list(dice)
+    paired: list[Die | None] = []
+    for label in labels:
+        lx, ly = (label.box[0] + label.box[2]) / 2, (label.box[1] + label.box[3]) / 2
+        best, best_d = None, math.inf
+        for die in free:
+            x1, y1, x2, y2 = die.box
+            cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+            d = math.hypot(cx - lx, cy - ly)
+            inside = x1 <= lx <= x2 and y1 <= ly <= y2
+            if (inside or d < max(x2 - x1, y2 - y1)) and d < best_d:
+                best, best_d = die, d
+        if best is not None:
+            free.remove(best)
+        paired.append(best)
+    return paired, free
+
+
+def _timed_read(image: np.ndarray, treehouse=None) -> tuple[list[Die], float]:
+    t0 = time.perf_counter()
+    dice = read_dice(image, treehouse=treehouse)
+    return dice, (time.perf_counter() - t0) * 1000
+
+
+def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -> None:
+    paired, extra = match(labels, dice)
+    right = sum(1 for lab, die in zip(labels, paired, strict=True)
+                if die is not None and die.value == lab.value and die.kind == lab.kind)
+    tally.dice += len(labels)
+    tally.dice_right += right
+    tally.missed += sum(1 for d in paired if d is None)
+    tally.false_dice += len(extra)
+    tally.photos += 1
+    if right == len(labels) and not extra:
+        tally.photos_right += 1
+    else:
+        got = " ".join(f"{d.value}" if d else "-" for d in paired)
+        want = " ".join(str(lab.value) for lab in labels)
+        tally.wrong.append(f"{name}: want {want} got {got} extra {[d.value for d in extra]}")
+
+
+def _read_image(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageReadError(f"cannot read {path}")
+    return image
+
+
+def bench_labels(folder: Path, limit: int = 0) -> Tally:
+    rows: dict[str, list[Label]] = defaultdict(list)
+    with open(folder / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            box = (int(row["x1"]), int(row["y1"]), int(row["x2"]), int(row["y2"]))
+            rows[row["image"]].append(Label(int(row["value"]), box))
+    names = sorted(rows)[: limit or None]
+    images = folder / "images" if (folder / "images").is_dir() else folder
+    tally = Tally()
+    for name in names:
+        dice, ms = _timed_read(_read_image(images / name))
+        tally.ms.append(ms)
+        score_photo(tally, name, rows[name], dice)
+    return tally
+
+
+def bench_crops(folder: Path, limit: int = 0) -> Tally:
+    with open(folder / "crops.csv", newline="") as f:
+        rows = list(csv.DictReader(f))[: limit or None]
+    tally = Tally()
+    for row in rows:
+        image = _read_image(folder / row["crop"])
+        dice, ms = _timed_read(image)
+        tally.ms.append(ms)
+        h, w = image.shape[:2]
+        # a crop shows one die, perhaps with parts of its neighbours: take the most central reading
+        best = min(dice, key=lambda d: math.hypot((d.box[0] + d.box[2]) / 2 - w / 2,
+                                                   (d.box[1] + d.box[3]) / 2 - h / 2), default=None)
+        tally.dice += 1
+        tally.photos += 1
+        if best is not None and best.value == int(row["value"]):
+            tally.dice_right += 1
+            tally.photos_right += 1
+        else:
+            tally.missed += best is None
+            tally.wrong.append(f"{row['crop']}: want {row['value']} got {best.value if best else '-'}")
+    return tally
+
+
+def rendered_scenes(count: int, first_seed: int = 0) -> Iterator[tuple[int, np.ndarray, list[Label]]]:
+    """(seed, image, labels) for `count` seeded scenes with every variation."""
+    from vision.render import render_scene
+
+    for seed in range(first_seed, first_seed + count):
+        image, truth = render_scene(np.random.default_rng(seed))
+        yield seed, image, [Label(t.value, t.box, t.kind) for t in truth]
+
+
+def bench_render(count: int) -> Tally:
+    from vision.treehouse import TreehouseTemplates
+
+    templates = TreehouseTemplates.default()
+    tally = Tally()
+    for seed, image, labels in rendered_scenes(count):
+        dice, ms = _timed_read(image, templates)
+        tally.ms.append(ms)
+        score_photo(tally, f"seed {seed}", labels, dice)
+    return tally
+
+
+def run(args) -> int:
+    """Entry point of `companion bench vision`."""
+    target = str(args.folder)
+    limit = int(getattr(args, "limit", 0) or 0)
+    if target.startswith("render:"):
+        tally = bench_render(int(target.split(":", 1)[1] or 1000))
+    else:
+        folder = Path(target)
+        if (folder / "labels.csv").is_file():
+            tally = bench_labels(folder, limit)
+        elif (folder / "crops.csv").is_file():
+            tally = bench_crops(folder, limit)
+        else:
+            print(f"companion bench vision: {folder} has neither labels.csv nor crops.csv (or use render:N)",
+                  file=sys.stderr)
+            return 2
+    print(f"vision bench on {target}")
+    for line in tally.lines():
+        print("  " + line)
+    if getattr(args, "verbose", False):
+        for line in tally.wrong:
+            print("  wrong: " + line)
+    return 0

@@ -1,0 +1,183 @@
+"""Read the dice in a frame: value, kind, colour, box and an honest confidence for each die.
+
+    from vision.dice import read_dice
+    for die in read_dice(frame):                 # frame: BGR uint8, e.g. 640 x 480
+        print(die.value, die.kind, die.colour, die.box, die.confidence)
+
+Classical pipeline, no learned weights: find round pips of either polarity (`vision.pips`), group
+them into faces joined by die body and fit the standard 1..6 layouts (`vision.faces`); the grey
+1-4 die is told by its grey body and smaller size; the Treehouse die by matching its symbol
+against calibrated templates (`vision.treehouse`). A reading whose geometry is doubtful gets a low
+confidence rather than being dropped or dressed up.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.colours import colour_name
+from vision.faces import FaceFit, fit_layout, group_pips
+from vision.pips import Pip, find_pips
+
+ROUND = 1.45  # pips squashed more than this (major / minor axis) likely lie on a side face
+MAX_ELONGATION = 2.2  # and beyond this they are not pips at all
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die read from a frame. box is (x1, y1, x2, y2) px of the top face; confidence 0..1."""
+
+    value: int | str
+    kind: str  # 'd6' | 'grey' | 'treehouse'
+    colour: str
+    box: tuple[int, int, int, int]
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "kind": self.kind, "colour": self.colour, "box": list(self.box),
+                "confidence": round(self.confidence, 3)}
+
+
+def _box(fit: FaceFit, width: int, height: int) -> tuple[int, int, int, int]:
+    half = fit.side / 2 * (abs(math.cos(fit.angle)) + abs(math.sin(fit.angle)))
+    if fit.value == 1:
+        half = fit.side / 2
+    x1, y1 = max(0, int(fit.cx - half)), max(0, int(fit.cy - half))
+    x2, y2 = min(width - 1, int(math.ceil(fit.cx + half))), min(height - 1, int(math.ceil(fit.cy + half)))
+    return x1, y1, x2, y2
+
+
+def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
+    """Median BGR of the body just around the pips."""
+    h, w = frame.shape[:2]
+    samples = []
+    for p in fit.pips:
+        r = p.diameter * 1.05
+        for a in np.linspace(0, 2 * math.pi, 8, endpoint=False):
+            x, y = int(round(p.x + r * math.cos(a))), int(round(p.y + r * math.sin(a)))
+            if 0 <= x < w and 0 <= y < h:
+                samples.append(frame[y, x])
+    return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
+
+
+def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
+    """True when fit's centre or any of its pips lies within other's face (or close to it)."""
+    reach = 0.62 * other.side
+    points = [(fit.cx, fit.cy)] + [(p.x, p.y) for p in fit.pips]
+    return any(math.hypot(x - other.cx, y - other.cy) < reach for x, y in points)
+
+
+def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
+    """0..1 from layout residual, empty slots, pip size agreement and pip contrast."""
+    geometry = float(np.clip(1.0 - (fit.residual - 0.15) / 0.3, 0.0, 1.0))
+    sizes = np.array([p.diameter for p in fit.pips])
+    spread = float(sizes.std() / sizes.mean()) if len(sizes) > 1 else 0.0
+    uniform = float(np.clip(1.0 - (spread - 0.15) / 0.25, 0.0, 1.0))
+    contrast = min(p.contrast for p in fit.pips)
+    strong = float(np.clip((contrast - 12) / 25, 0.0, 1.0))
+    # pip diameter over grid pitch: about 0.65 on slim-pip dice, up to 1.2 on fat-pip ones
+    ratio = np.median(sizes) / fit.pitch if fit.value > 1 else 0.9
+    scale = float(np.clip(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15, 0.0, 1.0))
+    round_ = float(np.clip(1.0 - (max(p.elongation for p in fit.pips) - 1.35) / 0.5, 0.0, 1.0))
+    conf = geometry * fit.empty_ok * uniform * strong * round_ * scale
+    if fit.value == 1:  # one lone spot is the weakest evidence there is
+        conf *= 0.9
+    h, w = gray.shape
+    half = fit.side / 2
+    if fit.cx - half < 0 or fit.cy - half < 0 or fit.cx + half > w or fit.cy + half > h:
+        conf *= 0.3  # a die cut by the frame edge may show more pips than we see
+    return float(np.clip(conf, 0.0, 1.0))
+
+
+def _split(group: list[Pip]) -> list[list[Pip]]:
+    """Two touching dice whose seam hides: split the pips into two clusters (k-means on position)."""
+    pts = np.array([(p.x, p.y) for p in group], np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(pts, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    return [[p for p, k in zip(group, labels, strict=True) if k == j] for j in (0, 1)]
+
+
+def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceFit]:
+    """Layout fits for a group: as a whole, without its odd pips, or split in two touching dice."""
+    fit = fit_layout(gray, group) if len(group) <= 6 else None
+    if fit is not None and fit.residual < 0.3:
+        return [fit]
+    best = fit
+    if len(group) <= 9:
+        # try without the pips that look least like the others (at most two)
+        median_d = float(np.median([p.diameter for p in group]))
+        odd = sorted(group, key=lambda p: -(abs(p.diameter - median_d) / median_d + (p.elongation - 1)))
+        for drop in (1, 2):
+            if len(group) - drop < 2:
+                break
+            dropped = odd[:drop]
+            if all(abs(p.diameter - median_d) < 0.25 * median_d and p.elongation < 1.3 for p in dropped):
+                break  # nothing odd to drop
+            candidate = fit_layout(gray, [p for p in group if p not in dropped])
+            if candidate is not None and candidate.residual < 0.3:
+                return [candidate]
+    if len(group) >= 4 and depth < 2:
+        parts = [_fit_group(gray, part, depth + 1) for part in _split(group)]
+        if all(parts) and all(f.residual < 0.3 for fits in parts for f in fits):
+            return [f for fits in parts for f in fits]
+    return [best] if best is not None else []
+
+
+def read_pips(gray: np.ndarray) -> list[FaceFit]:
+    """Faces of pip dice in a grey frame, as layout fits (no confidence filtering).
+
+    Round pips are grouped apart from squashed ones, so that the slanted pips of a side face never
+    join the top face next to them; squashed groups still count (a blurred die) but score low.
+    """
+    pips = find_pips(gray)
+    fits = []
+    round_pips = [p for p in pips if p.elongation <= ROUND]
+    squashed = [p for p in pips if ROUND < p.elongation <= MAX_ELONGATION]
+    for subset in (round_pips, squashed):
+        for group in group_pips(gray, subset):
+            fits.extend(_fit_group(gray, group))
+    return fits
+
+
+def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -> list[Die]:
+    """All dice in a BGR frame, most confident first.
+
+    treehouse: a `vision.treehouse.TreehouseTemplates` to also read the Treehouse die, or None.
+    min_confidence: drop readings below this (0..1); keep it low, the caller shows doubt to people.
+    """
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError("read_dice needs a BGR image of shape (height, width, 3)")
+    height, width = frame.shape[:2]
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    fits = read_pips(gray)
+    scored = [(fit, _confidence(gray, fit)) for fit in fits]
+    scored = [(f, c) for f, c in scored if c >= min_confidence]
+    scored.sort(key=lambda fc: -fc[1])
+    # a face whose centre lies on a more confident face is a part of it (or of its side faces)
+    kept: list[tuple[FaceFit, float]] = []
+    for fit, conf in scored:
+        if any(_overlaps(fit, k) for k, _ in kept):
+            continue
+        kept.append((fit, conf))
+    dice = []
+    sides = [f.side for f, _ in kept if f.value > 1]
+    for fit, conf in kept:
+        colour = colour_name(_body_colour(frame, fit))
+        kind = "d6"
+        if colour == "grey" and fit.value <= 4:
+            others = [s for s in sides if s is not fit.side]
+            if not others or fit.side < 0.85 * float(np.median(others)):
+                kind = "grey"
+        dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
+    if treehouse is not None:
+        from vision.treehouse import find_treehouse
+
+        dice.extend(find_treehouse(frame, gray, treehouse, [d.box for d in dice]))
+    dice.sort(key=lambda d: -d.confidence)
+    return dice
+

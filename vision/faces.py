@@ -1,0 +1,219 @@
+"""Group pips into die faces and fit the standard pip layouts (1..6) to each group.
+
+The layout fit is the geometry that tells a real face from look-alikes: pips of one face have one
+size, sit on a 3 x 3 grid whose pitch matches their size, and the grid's empty slots show the die's
+body. Text, wood grain and the squashed pips of side faces fail one of those tests.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.pips import Pip
+
+# pip slots of each value on a 3 x 3 grid, in pitches from the face centre
+LAYOUT: dict[int, np.ndarray] = {
+    1: np.array([(0, 0)], float),
+    2: np.array([(-1, -1), (1, 1)], float),
+    3: np.array([(-1, -1), (0, 0), (1, 1)], float),
+    4: np.array([(-1, -1), (1, -1), (-1, 1), (1, 1)], float),
+    5: np.array([(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], float),
+    6: np.array([(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)], float),
+}
+GRID = np.array([(u, v) for v in (-1, 0, 1) for u in (-1, 0, 1)], float)
+PITCH_PER_SIDE = 0.26  # grid pitch over face side, for a typical die
+ONE_PIP_PER_SIDE = 0.25  # diameter of a lone pip (the 1) over face side
+
+
+@dataclass(frozen=True)
+class FaceFit:
+    """A group of pips read as one face: value, centre (px), angle (rad), pitch (px) and fit quality."""
+
+    value: int
+    cx: float
+    cy: float
+    angle: float
+    pitch: float
+    residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
+    empty_ok: float  # 0..1: how clearly the empty slots show body, not pip
+    pips: tuple[Pip, ...]
+
+    @property
+    def side(self) -> float:
+        """Estimated face side, px."""
+        if self.value == 1:
+            return self.pips[0].diameter / ONE_PIP_PER_SIDE
+        return self.pitch / PITCH_PER_SIDE
+
+
+def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
+    h, w = gray.shape
+    xi, yi = int(round(x)), int(round(y))
+    if not (r <= xi < w - r and r <= yi < h - r):
+        return float("nan")
+    return float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].mean())
+
+
+def body_level(gray: np.ndarray, pip: Pip, ring: float = 1.05) -> float:
+    """Median grey level on a ring just outside a pip (ring in pip diameters from its centre)."""
+    r = pip.diameter * ring
+    values = [_sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 0)
+              for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+    values = [v for v in values if not math.isnan(v)]
+    return float(np.median(values)) if values else float("nan")
+
+
+def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
+                      others: list[Pip]) -> bool:
+    """True when the straight line between two pips crosses only die body (and other pips)."""
+    dist = math.hypot(b.x - a.x, b.y - a.y)
+    contrast = abs(body - pip_level)
+    steps = max(4, int(dist / 2))
+    for t in np.linspace(0, 1, steps + 1)[1:-1]:
+        x, y = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
+        if any(math.hypot(x - p.x, y - p.y) < p.diameter * 0.75 for p in (a, b, *others)):
+            continue
+        v = _sample(gray, x, y, 0)
+        if math.isnan(v) or abs(v - body) > 0.5 * contrast:
+            return False
+    return True
+
+
+def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[list[Pip]]:
+    """Pips that could share a face: same polarity, similar size, near, joined by body colour."""
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    bodies = [body_level(gray, p) for p in pips]
+    levels = [_sample(gray, p.x, p.y, 0) for p in pips]
+    xy = np.array([(p.x, p.y) for p in pips]) if pips else np.zeros((0, 2))
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = pips[i], pips[j]
+            if a.polarity != b.polarity:
+                continue
+            big, small = max(a.diameter, b.diameter), min(a.diameter, b.diameter)
+            if big > 1.6 * small:
+                continue
+            d = float(np.hypot(*(xy[i] - xy[j])))
+            if d > reach * big or d < 1.1 * small:
+                continue
+            if abs(bodies[i] - bodies[j]) > 0.35 * max(abs(bodies[i] - levels[i]), 1.0) + 8:
+                continue
+            near = [p for k, p in enumerate(pips) if k not in (i, j)
+                    and abs(p.x - (a.x + b.x) / 2) < d and abs(p.y - (a.y + b.y) / 2) < d]
+            body = (bodies[i] + bodies[j]) / 2
+            if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    return list(groups.values())
+
+
+def _orientation(rel: np.ndarray) -> float:
+    """Grid angle (rad, 0..pi/2) from pip offsets, using the layouts' four-fold symmetry."""
+    r2 = (rel ** 2).sum(axis=1)
+    phi = np.arctan2(rel[:, 1], rel[:, 0])
+    z = (r2 * np.exp(4j * phi)).sum()
+    if abs(z) < 1e-9:
+        return 0.0
+    return (float(np.angle(z)) / 4 - math.pi / 4) % (math.pi / 2)
+
+
+def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
+    """Fit the layout of len(pips) to the group; None when there is no such layout."""
+    n = len(pips)
+    if not 1 <= n <= 6:
+        return None
+    xy = np.array([(p.x, p.y) for p in pips])
+    centre = xy.mean(axis=0)
+    rel = xy - centre
+    if n == 1:
+        return FaceFit(1, float(centre[0]), float(centre[1]), 0.0, pips[0].diameter / ONE_PIP_PER_SIDE
+                       * PITCH_PER_SIDE, 0.0, _lone_pip_ok(gray, pips[0]), tuple(pips))
+    layout = LAYOUT[n]
+    rms = math.sqrt((rel ** 2).sum(axis=1).mean())
+    pitch = rms / math.sqrt((layout ** 2).sum(axis=1).mean())
+    base = _orientation(rel)
+    best: tuple[float, float] | None = None
+    for k in range(4):
+        angle = base + k * math.pi / 2
+        c, s = math.cos(angle), math.sin(angle)
+        local = rel @ np.array([[c, -s], [s, c]]) / pitch  # rotate by -angle into grid units
+        d = np.linalg.norm(local[:, None, :] - layout[None, :, :], axis=2)
+        # every pip must take a different slot
+        used = set()
+        worst = 0.0
+        for i in np.argsort(d.min(axis=1)):
+            order = [j for j in np.argsort(d[i]) if j not in used]
+            j = order[0]
+            used.add(j)
+            worst = max(worst, float(d[i, j]))
+        if best is None or worst < best[0]:
+            best = (worst, angle)
+    assert best is not None
+    residual, angle = best
+    return FaceFit(n, float(centre[0]), float(centre[1]), angle % (math.pi / 2), pitch, residual,
+                   _empty_slots_ok(gray, pips, centre, angle, pitch, n), tuple(pips))
+
+
+def _levels(gray: np.ndarray, pips: list[Pip]) -> tuple[float, float]:
+    body = float(np.nanmedian([body_level(gray, p) for p in pips]))
+    pip = float(np.nanmedian([_sample(gray, p.x, p.y, 0) for p in pips]))
+    return body, pip
+
+
+def _empty_slots_ok(gray: np.ndarray, pips: list[Pip], centre: np.ndarray, angle: float, pitch: float,
+                    n: int) -> float:
+    """1 when every empty grid slot looks like body, falling to 0 as one looks like a pip."""
+    body, pip = _levels(gray, pips)
+    contrast = abs(pip - body)
+    if contrast < 1:
+        return 0.0
+    c, s = math.cos(angle), math.sin(angle)
+    occupied = {tuple(v) for v in LAYOUT[n]}
+    worst = 0.0
+    for u, v in GRID:
+        if (u, v) in occupied:
+            continue
+        x = centre[0] + pitch * (u * c - v * s)
+        y = centre[1] + pitch * (u * s + v * c)
+        value = _sample(gray, x, y, 1)
+        if math.isnan(value):
+            continue
+        worst = max(worst, abs(value - body) / contrast)
+    return float(np.clip(1.0 - (worst - 0.3) / 0.3, 0.0, 1.0))
+
+
+def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
+    """For a 1: plain body all round the pip (rings at 1.1 and 1.5 pip diameters), and an edge of the
+    face somewhere on a ring at 2.8 diameters (a real die ends; a dark key or a wall does not)."""
+    body, level = _levels(gray, [pip])
+    contrast = abs(level - body)
+    if contrast < 1:
+        return 0.0
+    worst = 0.0
+    for ring in (1.1, 1.5):
+        r = pip.diameter * ring
+        for a in np.linspace(0, 2 * math.pi, 12, endpoint=False):
+            v = _sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 0)
+            if math.isnan(v):
+                return 0.0
+            worst = max(worst, abs(v - body) / contrast)
+    r = pip.diameter * 2.8
+    outer = [_sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 1)
+             for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
+    if any(math.isnan(v) for v in outer):
+        return 0.0
+    edge = sum(abs(v - body) > max(12.0, 0.2 * contrast) for v in outer) / len(outer)
+    return float(np.clip(1.0 - (worst - 0.3) / 0.35, 0.0, 1.0) * np.clip(edge / 0.4, 0.0, 1.0))
