@@ -127,7 +127,9 @@ class DogEatDog(Game):
     def _attack(self, state: State, action: dict) -> list[Event]:
         if not (state["phase"] == "attack" or state["follow_up"] == "WILD"):
             raise IllegalAction(f"{_active_name(state)} cannot attack now: {_phase_words(state)}")
-        return attacks.declare(state, state["active"], action)
+        events = attacks.declare(state, state["active"], action)
+        state["phase"], state["follow_up"] = "rolling", None
+        return events
 
     def _pass(self, state: State, action: dict) -> list[Event]:
         if state["phase"] != "attack":

@@ -60,7 +60,7 @@ def swap(state: State, action: dict) -> list[Event]:
     if not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]:
         raise IllegalAction('SWAP names two different stacks by their top pyramids: "stacks": [id, id]')
     for pid in pair:
-        if pid not in tops:
+        if not isinstance(pid, str) or pid not in tops:
             known = isinstance(pid, str) and pid in state["pyramids"]
             where = "is not the top of a stack" if known else "is unknown"
             raise IllegalAction(f"{pid!r} {where}: SWAP names each stack by its top pyramid")
