@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import subprocess
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -230,3 +232,42 @@ def test_save_atomically_keeps_the_old_file_when_the_write_fails(tmp_path, monke
         save_atomically(target, "new")
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["calibration.json"]
+
+
+# -- the deploy files agree with the settings and with each other ------------------------------------------
+
+DEPLOY = EXAMPLE.parent
+
+
+def test_install_script_is_valid_bash_and_matches_the_service_paths():
+    script = DEPLOY / "install.sh"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    if shutil.which("shellcheck"):
+        subprocess.run(["shellcheck", str(script)], check=True)
+    install = script.read_text(encoding="utf-8")
+    unit = (DEPLOY / "companion.service").read_text(encoding="utf-8")
+    exec_start = (
+        "ExecStart=/opt/table-companion/venv/bin/companion serve --config /etc/table-companion/config.toml"
+    )
+    assert exec_start in unit.splitlines()
+    assert "readonly VENV=$PREFIX/venv" in install and "readonly PREFIX=/opt/table-companion" in install
+    assert "readonly CONFIG=$CONFIG_DIR/config.toml" in install
+    assert "readonly CONFIG_DIR=/etc/table-companion" in install
+    assert "User=companion" in unit and "readonly SERVICE_USER=companion" in install
+    for line in ("Restart=on-failure", "Environment=GPIOZERO_PIN_FACTORY=lgpio", "Environment=LG_WD=/tmp"):
+        assert line in unit.splitlines()
+
+
+def test_service_data_folder_is_the_settings_default_under_var_lib(monkeypatch):
+    unit = (DEPLOY / "companion.service").read_text(encoding="utf-8").splitlines()
+    monkeypatch.setenv("XDG_DATA_HOME", "/var/lib")
+    assert "Environment=XDG_DATA_HOME=/var/lib" in unit
+    assert "StateDirectory=table-companion" in unit
+    assert Settings().data_dir == Path("/var/lib/table-companion")
+
+
+def test_opencv_pin_keeps_apt_numpy():
+    constraints = (DEPLOY / "constraints-bookworm.txt").read_text(encoding="utf-8").splitlines()
+    assert "opencv-python-headless==4.11.0.86" in constraints
+    assert "numpy<2" in constraints
+    assert '"opencv-python-headless==4.11.0.86"' in (DEPLOY / "install.sh").read_text(encoding="utf-8")
