@@ -15,14 +15,14 @@ State layout (plain JSON; seats are indices into `players`):
 
 from __future__ import annotations
 
-import itertools
+import copy
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..base import CHANCE, Action, Event, Game, Options, State
 from ..errors import BadOptions, IllegalAction
-from . import fighting, rounds
-from .items import ITEMS, NAMES, full_supply, score, triples, value
+from . import actions, fighting, rounds
+from .items import full_supply, score, triples, value
 from .odds import p_win
 from .ranks import (
     ABILITIES,
@@ -35,7 +35,7 @@ from .ranks import (
     rank_number,
     reveal_count,
 )
-from .seats import ones, seat_of, who
+from .seats import seat_of, who
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,9 @@ class DiceDevils(Game):
         if request is not None:
             return [{"type": "roll", "values": v} for v in request.outcomes()]
         if state["draw"]:
-            return _draw_actions(state)
+            return actions.draw_actions(state)
         if state["decision"]:
-            return _decision_actions(state)
+            return actions.decision_actions(state)
         return [{"type": "claim", "item": i} for i in range(len(state["display"]))]
 
     # ---- applying -------------------------------------------------------------------------------------
@@ -134,9 +134,9 @@ class DiceDevils(Game):
                 raise IllegalAction("no dice are waiting to be read now")
             fighting.on_roll(state, action["values"], events)
         elif state["draw"]:
-            _apply_draw(state, action, events)
+            actions.apply_draw(state, action, events)
         elif state["decision"]:
-            _apply_decision(state, action, events)
+            actions.apply_decision(state, action, events)
         elif kind == "claim":
             index = action.get("item")
             if (
@@ -180,7 +180,7 @@ class DiceDevils(Game):
         Ranks are public once drawn: each player takes the matching standee, cup and dice openly, and
         claims go in rank order for all to see.
         """
-        out = _copy(state)
+        out = copy.deepcopy(state)
         out["collection_sizes"] = [len(c) for c in state["collections"]]
         out["supply_count"] = sum(state["supply"].values())
         if not state["options"]["open_collections"]:
@@ -239,12 +239,6 @@ class DiceDevils(Game):
 
 
 # ---- helpers ----------------------------------------------------------------------------------------------
-def _copy(state: State) -> State:
-    import copy
-
-    return copy.deepcopy(state)
-
-
 def _devils(selection: list[str] | None, players: int) -> tuple[str, ...]:
     """The ranks in play, in rank order: the standard set, or a checked variant selection."""
     if selection is None:
@@ -265,129 +259,3 @@ def _devils(selection: list[str] | None, players: int) -> tuple[str, ...]:
             "the Satansbraten needs the Oberteufel in play (his total uses the Oberteufel's lowest die)"
         )
     return tuple(r for r in RANKS if r in selection)
-
-
-def _draw_actions(state: State) -> list[Action]:
-    draw = state["draw"]
-    if draw["kind"] == "ranks":
-        return [{"type": "draw_ranks", "ranks": list(p)} for p in itertools.permutations(state["devils"])]
-    if draw["kind"] == "items":
-        stock = [t for t in ITEMS if state["supply"][t]]
-        return [
-            {"type": "reveal", "items": list(combo)}
-            for combo in itertools.combinations_with_replacement(stock, draw["count"])
-            if all(combo.count(t) <= state["supply"][t] for t in set(combo))
-        ]
-    return [{"type": "pick", "item": t} for t in dict.fromkeys(state["collections"][draw["from"]])]
-
-
-def _apply_draw(state: State, action: Action, events: list[Event]) -> None:
-    draw = state["draw"]
-    kind = action["type"]
-    if draw["kind"] == "ranks":
-        if kind != "draw_ranks":
-            raise IllegalAction(f"waiting for the rank draw: {draw['reason']}")
-        ranks = action.get("ranks")
-        if (
-            not isinstance(ranks, list)
-            or sorted(map(str, ranks)) != sorted(state["devils"])
-            or len(ranks) != len(state["players"])
-        ):
-            raise IllegalAction(f"give each player, in seat order, one of: {', '.join(state['devils'])}")
-        state["ranks"], state["next_ranks"], state["draw"] = list(ranks), list(ranks), None
-        listing = ", ".join(f"{state['players'][s]} is {TITLES[r]}" for s, r in enumerate(ranks))
-        events.append({"type": "ranks", "ranks": list(ranks), "text": f"Ranks drawn: {listing}."})
-        rounds.start_round(state, events)
-    elif draw["kind"] == "items":
-        if kind != "reveal":
-            raise IllegalAction(f"waiting for the items turned face up: {draw['reason']}")
-        items = action.get("items")
-        if not isinstance(items, list) or len(items) != draw["count"]:
-            raise IllegalAction(f"enter exactly {draw['count']} item(s) turned face up")
-        for item in items:
-            if item not in ITEMS:
-                raise IllegalAction(f"unknown item {item!r}; items: {', '.join(ITEMS)}")
-            if items.count(item) > state["supply"][item]:
-                raise IllegalAction(f"only {state['supply'][item]} {NAMES[item]} tile(s) remain face down")
-        rounds.reveal(state, list(items), events)
-    else:
-        if kind != "pick":
-            raise IllegalAction(f"waiting for the blind pick: {draw['reason']}")
-        item = action.get("item")
-        if item not in state["collections"][draw["from"]]:
-            raise IllegalAction(f"{who(state, draw['from'])} has no {NAMES.get(item, item)!s} to draw")
-        state["draw"] = None
-        fighting.exchange(state, draw["from"], draw["give"], item, events)
-
-
-def _decision_actions(state: State) -> list[Action]:
-    decision = state["decision"]
-    kind = decision["kind"]
-    cols = state["collections"]
-    open_cols = state["options"]["open_collections"]
-    winner = decision["player"]
-    if kind == "spielteufel":
-        return [{"type": "force_reroll"}, {"type": "accept"}]
-    if kind == "give":
-        return [{"type": "give", "item": t} for t in ones(cols[decision["player"]])]
-    if kind == "steal":
-        if open_cols:
-            acts = [
-                {"type": "steal", "from": s, "item": t} for s in decision["losers"] for t in ones(cols[s])
-            ]
-        else:
-            acts = [{"type": "steal", "from": s} for s in decision["losers"]]
-        return acts + [{"type": "pass"}]
-    if kind == "exchange":
-        acts = []
-        for mine in dict.fromkeys(cols[winner]):
-            for s in decision["losers"]:
-                if open_cols:
-                    acts += [
-                        {"type": "exchange", "give": mine, "from": s, "take": t}
-                        for t in dict.fromkeys(cols[s])
-                    ]
-                else:
-                    acts.append({"type": "exchange", "give": mine, "from": s})
-        return acts + [{"type": "pass"}]
-    return [{"type": "swap", "with": s} for s in decision["losers"]] + [{"type": "pass"}]
-
-
-def _apply_decision(state: State, action: Action, events: list[Event]) -> None:
-    decision = state["decision"]
-    if action not in _decision_actions(state):
-        raise IllegalAction(_why_not(state, action))
-    kind = action["type"]
-    if kind in ("force_reroll", "accept"):
-        fighting.spielteufel(state, kind == "force_reroll", events)
-    elif kind == "steal":
-        fighting.steal(state, action["from"], action.get("item"), events)
-    elif kind == "give":
-        fighting.give(state, decision["player"], action["item"], events)
-    elif kind == "exchange":
-        fighting.exchange(state, action["from"], action["give"], action.get("take"), events)
-    elif kind == "pass" and decision["kind"] in ("steal", "exchange"):
-        events.append(
-            {
-                "type": "pass",
-                "seat": decision["player"],
-                "text": f"{who(state, decision['player'])} does not use the ability.",
-            }
-        )
-        fighting.offer_swap(state)
-    elif not fighting.swap(state, action.get("with"), events):
-        rounds.end_round(state, events)
-
-
-def _why_not(state: State, action: Action) -> str:
-    """A sentence saying what is expected instead of `action`."""
-    decision = state["decision"]
-    name = who(state, decision["player"])
-    expected = {
-        "spielteufel": "force a re-roll (force_reroll) or accept the dice (accept)",
-        "steal": "steal from one of the losers of this fight, or pass",
-        "give": "give one of your value-1 items",
-        "exchange": "exchange one of your items with a loser of this fight, or pass",
-        "swap": "swap rank with one of the losers of this fight, or pass",
-    }[decision["kind"]]
-    return f"{action.get('type')!r} is not possible now: {name} must {expected}"

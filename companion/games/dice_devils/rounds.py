@@ -42,13 +42,13 @@ def start_round(state: State, events: list[Event]) -> None:
     events.append({"type": "round", "round": state["round"], "text": f"Round {state['round']} begins."})
     if count:
         satan = seat_of(state, SATANSBRATEN)
-        turner = who(state, satan) if satan is not None else "Someone"
+        turner = f"{who(state, satan)}: turn" if satan is not None else "Turn"  # he reveals (4.3 A)
+        plural = "s" if count > 1 else ""
         state["phase"] = "reveal"
         state["draw"] = {
             "kind": "items",
             "count": count,
-            "reason": f"{turner}: turn {count} item{'s' if count > 1 else ''} face up from the supply "
-            "and enter them",
+            "reason": f"{turner} {count} item{plural} face up from the supply, then enter them",
         }
     elif not state["display"]:
         end_game(state, events, "The supply and the display are empty.")
