@@ -48,7 +48,8 @@ class Tally:
         pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
         return [
             f"dice right:      {self.dice_right}/{self.dice} = {pct(self.dice_right, self.dice):.2f} %",
-            f"photos right:    {self.photos_right}/{self.photos} = {pct(self.photos_right, self.photos):.2f} %",
+            f"photos right:    {self.photos_right}/{self.photos} = "
+            f"{pct(self.photos_right, self.photos):.2f} %",
             f"missed dice:     {self.missed}",
             f"false dice/photo: {self.false_dice / max(self.photos, 1):.3f} ({self.false_dice} in all)",
             f"median ms/frame: {float(np.median(self.ms)) if self.ms else float('nan'):.2f}",

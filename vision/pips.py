@@ -46,7 +46,8 @@ def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_ar
         area = stats[:, cv2.CC_STAT_AREA]
         fill = area / np.maximum(w * h, 1)
         box_aspect = np.maximum(w, h) / np.maximum(np.minimum(w, h), 1)
-        keep = (area >= min_area) & (np.maximum(w, h) <= max_diameter_px) & (fill >= 0.45) & (box_aspect <= 2.2)
+        keep = (area >= min_area) & (np.maximum(w, h) <= max_diameter_px)
+        keep &= (fill >= 0.45) & (box_aspect <= 2.2)
         keep[0] = False
         index = np.nonzero(keep)[0]
         if len(index) == 0:

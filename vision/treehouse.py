@@ -114,3 +114,13 @@ def find_treehouse(frame: np.ndarray, gray: np.ndarray, templates: TreehouseTemp
         if conf >= 0.05:
             dice.append(Die(face, "treehouse", "black", box, conf))
     return dice
+
+
+def load_treehouse_faces(data_dir: Path | str | None) -> TreehouseTemplates:
+    """The faces captured by `companion calibrate treehouse` in DATA/treehouse/, else the defaults
+    drawn from the renderer's symbols (right for the synthetic camera, a guess for a real die)."""
+    if data_dir is not None:
+        folder = Path(data_dir) / "treehouse"
+        if all((folder / f"{face}.png").is_file() for face in TREEHOUSE_FACES):
+            return TreehouseTemplates.load(folder)
+    return TreehouseTemplates.default()

@@ -1,6 +1,53 @@
-"""`companion calibrate`: placeholder until its issue lands (owner replaces this file)."""
+"""`companion calibrate treehouse [--data DIR] [--camera SPEC]`: capture the Treehouse die's six faces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.cli import CommandError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("calibrate", help="(not built yet)")
-    p.set_defaults(handler=lambda args: print("companion calibrate is not built yet") or 1)
+    p = sub.add_parser("calibrate", help="capture calibration (Treehouse die faces)")
+    what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
+    t = what.add_parser("treehouse", help="show each Treehouse face to the camera in turn")
+    t.add_argument("--data", default="data", help="data folder; faces go to DATA/treehouse/ (default: data)")
+    t.add_argument("--camera", default="auto", help="auto, picamera2, opencv:N, replay:DIR or sim")
+    t.set_defaults(handler=run_treehouse)
+
+
+def capture_faces(source, ask=input, tries: int = 20) -> dict:
+    """For each face, ask the player to show it, then crop the dark square face from a frame."""
+    import cv2
+
+    from vision.symbols import TREEHOUSE_FACES
+    from vision.treehouse import face_crops
+
+    crops = {}
+    for face in TREEHOUSE_FACES:
+        ask(f"Put the Treehouse die in the tray with {face} up, alone, then press Enter: ")
+        for _ in range(tries):
+            found = face_crops(cv2.cvtColor(source.read(), cv2.COLOR_BGR2GRAY))
+            if len(found) == 1:
+                crops[face] = found[0][0]
+                break
+        else:
+            raise CommandError(f"could not see exactly one dark die face for {face}: "
+                               "clear the tray and retry")
+    return crops
+
+
+def run_treehouse(args) -> int:
+    from vision.errors import VisionError
+    from vision.sources import open_source
+    from vision.treehouse import TreehouseTemplates
+
+    folder = Path(args.data) / "treehouse"
+    try:
+        with open_source(args.camera) as source:
+            crops = capture_faces(source)
+    except VisionError as err:
+        raise CommandError(str(err)) from err
+    TreehouseTemplates(crops).save(folder, crops)
+    print(f"saved {len(crops)} Treehouse faces in {folder}")
+    return 0

@@ -1,6 +1,63 @@
-"""`companion read`: placeholder until its issue lands (owner replaces this file)."""
+"""`companion read IMAGE... [--json] [--annotate DIR]`: read the dice in photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.cli import CommandError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("read", help="(not built yet)")
-    p.set_defaults(handler=lambda args: print("companion read is not built yet") or 1)
+    p = sub.add_parser("read", help="read the dice in photos")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (jpg, png, ...)")
+    p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    p.add_argument("--annotate", metavar="DIR", help="also write each photo with boxes and values to DIR")
+    p.add_argument("--data", metavar="DIR", help="data folder with Treehouse templates (treehouse/)")
+    p.set_defaults(handler=run)
+
+
+def _templates(data: str | None):
+    from vision.treehouse import TreehouseTemplates
+
+    if data is None:
+        return None
+    try:
+        return TreehouseTemplates.load(Path(data) / "treehouse")
+    except ValueError as err:
+        folder = Path(data) / "treehouse"
+        raise CommandError(f"{err} in {folder}: run 'companion calibrate treehouse'") from err
+
+
+def run(args) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.dice import read_dice
+
+    templates = _templates(args.data)
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for name in args.images:
+        record: dict = {"image": name, "width": None, "height": None, "dice": [], "error": None}
+        image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if image is None:
+            record["error"] = "file not found" if not Path(name).exists() else "not a readable image"
+            failures += 1
+        else:
+            record["height"], record["width"] = image.shape[:2]
+            dice = read_dice(image, treehouse=templates)
+            record["dice"] = [d.to_json() for d in dice]
+            if out_dir is not None:
+                cv2.imwrite(str(out_dir / (Path(name).stem + ".annotated.png")), annotate(image, dice))
+        if args.json:
+            print(json.dumps(record), flush=True)
+        elif record["error"]:
+            print(f"{name}: {record['error']}")
+        else:
+            values = ", ".join(f"{d['value']} ({d['kind']}, {d['colour']}, {d['confidence']:.2f})"
+                               for d in record["dice"])
+            print(f"{name}: {len(record['dice'])} dice: {values or '-'}")
+    return 1 if failures else 0
