@@ -514,3 +514,10 @@ def test_fight_odds_before_the_reveal_sum_to_one():
     odds = G.fight_odds(state)
     assert set(odds) == {0, 2} and sum(odds.values()) == 1 and odds[0] > odds[2]
     assert G.fight_odds(roll(state, [1, 4, 4, 3, 4])) is None
+
+
+def test_decisions_refuse_true_as_a_seat_and_unknown_targets():
+    state = putz_wins({})
+    for bad in ({"type": "swap", "with": True}, {"type": "swap", "with": 2}, {"type": "swap"}):
+        with pytest.raises(IllegalAction, match="must swap rank"):
+            G.apply(state, bad)

@@ -17,6 +17,7 @@ from .seats import ones, who
 
 
 def draw_actions(state: State) -> list[Action]:
+    """Every outcome of the pending draw: rank assignments, item multisets in the supply, or item types."""
     draw = state["draw"]
     if draw["kind"] == "ranks":
         return [{"type": "draw_ranks", "ranks": list(p)} for p in itertools.permutations(state["devils"])]
@@ -31,6 +32,7 @@ def draw_actions(state: State) -> list[Action]:
 
 
 def apply_draw(state: State, action: Action, events: list[Event]) -> None:
+    """Check the draw's outcome against what is possible (a permutation, the supply, the loser's pile)."""
     draw = state["draw"]
     kind = action["type"]
     if draw["kind"] == "ranks":
@@ -70,6 +72,7 @@ def apply_draw(state: State, action: Action, events: list[Event]) -> None:
 
 
 def decision_actions(state: State) -> list[Action]:
+    """The choices of the player to decide; hidden collections: no item the chooser cannot see."""
     decision = state["decision"]
     kind = decision["kind"]
     cols = state["collections"]
@@ -103,8 +106,9 @@ def decision_actions(state: State) -> list[Action]:
 
 
 def apply_decision(state: State, action: Action, events: list[Event]) -> None:
+    """Apply a choice that is exactly one of `decision_actions` (true/false are not seat numbers)."""
     decision = state["decision"]
-    if action not in decision_actions(state):
+    if any(isinstance(v, bool) for v in action.values()) or action not in decision_actions(state):
         raise IllegalAction(_why_not(state, action))
     kind = action["type"]
     if kind in ("force_reroll", "accept"):

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..dice import FACES
 from .fights import total
-from .ranks import OBERTEUFEL, RANKS, SATANSBRATEN, SPIELTEUFEL, SPRINGTEUFEL, dice_of, rank_number
+from .ranks import OBERTEUFEL, RANKS, SATANSBRATEN, SPIELTEUFEL, SPRINGTEUFEL, dice_of
 
 __all__ = ["RANKS", "p_win"]
 
@@ -239,9 +239,3 @@ def _with_spielteufel(
             for rank, p in chosen.items():
                 out[rank] = out.get(rank, Fraction(0)) + p * share
     return out
-
-
-def describe(fighters: list[str], known: dict[str, list[int]] | None = None) -> str:
-    """One line per fighter, best rank first ("oberteufel: 61.2 %"), for logs and the CLI's text mode."""
-    odds = p_win(fighters, known)
-    return "\n".join(f"{r}: {float(odds[r]):.1%}" for r in sorted(odds, key=rank_number))
