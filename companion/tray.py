@@ -26,11 +26,6 @@ log = logging.getLogger(__name__)
 JPEG_QUALITY = 80
 
 
-class Settle(Protocol):
-    def update(self, frame: np.ndarray, t_ms: float) -> bool: ...
-    def reset(self) -> None: ...
-
-
 class Thrower(Protocol):
     def throw(self, dice: list[dict[str, Any]]) -> None: ...
 
@@ -40,7 +35,7 @@ class TrayParts:
     """What the watcher needs from vision, as plain callables so tests can stand in for the camera."""
 
     frame: Callable[[], np.ndarray | None]  # the camera's latest frame (BGR), None if it has vanished
-    settle: Settle
+    settled: Callable[[np.ndarray, float], bool]  # (frame, ms) -> the tray holds dice at rest
     read: Callable[[np.ndarray], list[dict[str, Any]]]  # dice as dicts (value, kind, colour, box, confidence)
     annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
     thrower: Thrower | None = None  # the synthetic camera, which throws dice when a roll is asked for
@@ -56,13 +51,26 @@ class TrayWatcher:
         self.read_ms: list[float] = []  # time of each reading, for the status line
         self.error: str | None = None
         self._wanted: tuple | None = None  # (table, version, retries) of the roll being read
-        self._read_this_settle = False
+        self._armed = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def step(self, now_ms: float | None = None) -> bool:
-        """Look at the tray once; True if a reading was proposed."""
+        """Look at the tray once; True if a reading was proposed.
+
+        The settle detector sees every frame, so it knows the empty tray. A reading is armed by motion
+        (dice thrown after the roll was asked for) or by RETRY, and each settle is read once: dice left
+        in the tray from the previous roll are never read as the new one.
+        """
         now_ms = time.monotonic() * 1000 if now_ms is None else now_ms
+        frame = self.parts.frame()
+        if frame is None:
+            self.error = "the camera sends no pictures"
+            return False
+        self.error = None
+        settled = self.parts.settled(frame, now_ms)
+        if not settled:
+            self._armed = True
         table_id = self.session.current
         table = self.session.tables.get(table_id) if table_id else None
         request = table.game.roll_request(table.state) if table else None
@@ -71,23 +79,16 @@ class TrayWatcher:
             return False
         wanted = (table.id, table.version, table.read_requests)
         if wanted != self._wanted:
-            first_ask = self._wanted is None or self._wanted[:2] != wanted[:2]
+            new_roll = self._wanted is None or self._wanted[:2] != wanted[:2]
             self._wanted = wanted
-            self.parts.settle.reset()
-            self._read_this_settle = False
-            if first_ask and self.parts.thrower is not None:
+            # RETRY reads what is there; a new roll waits for the dice to be thrown
+            self._armed = not new_roll or not settled
+            if new_roll and self.parts.thrower is not None:
                 self.parts.thrower.throw([{"kind": d.kind, "colour": d.colour} for d in request.dice])
-        frame = self.parts.frame()
-        if frame is None:
-            self.error = "the camera sends no pictures"
+                self._armed = False
+        if not (settled and self._armed):
             return False
-        self.error = None
-        if not self.parts.settle.update(frame, now_ms):
-            self._read_this_settle = False  # moving: the next settle is a new roll
-            return False
-        if self._read_this_settle:
-            return False
-        self._read_this_settle = True
+        self._armed = False
         started = time.perf_counter()
         try:
             dice = self.parts.read(frame)

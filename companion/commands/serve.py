@@ -1,6 +1,165 @@
-"""`companion serve`: placeholder until its issue lands (owner replaces this file)."""
+"""`companion serve`: the composition root. Builds camera, tray watcher, buttons, table session and web app.
+
+On any machine it works with its defaults: no camera means the synthetic camera, no GPIO means the
+page's on-screen buttons, no data folder means one is made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+
+from companion.cli import CommandError
+
+log = logging.getLogger("companion")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("serve", help="(not built yet)")
-    p.set_defaults(handler=lambda args: print("companion serve is not built yet") or 1)
+    p = sub.add_parser("serve", help="run the companion: camera, buttons and the phone page")
+    p.add_argument("--config", type=Path, help="a TOML config file (see deploy/config.example.toml)")
+    p.add_argument("--camera", help="auto, picamera2, opencv:N, replay:DIR or sim")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0: every phone on the network)")
+    p.add_argument("--port", type=int, help="port (default 8000)")
+    p.add_argument("--data", dest="data_dir", type=Path, help="data folder: the game log and calibration")
+    p.add_argument("--gpio", choices=("auto", "mock", "off"), help="buttons and light: auto, mock or off")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    from companion.settings import SettingsError, load_settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    overrides = {k: getattr(args, k) for k in ("camera", "host", "port", "data_dir", "gpio")
+                 if getattr(args, k) is not None}
+    try:
+        settings = load_settings(args.config, overrides)
+    except SettingsError as err:
+        raise CommandError(str(err)) from None
+    companion = Companion(settings)
+    try:
+        companion.start()
+        log.info("serving on %s (camera: %s, buttons: %s)", companion.url, companion.camera_name,
+                 "GPIO" if companion.hardware else "on screen")
+        companion.server.run()
+    finally:
+        companion.close()
+    return 0
+
+
+class Companion:
+    """Everything `serve` runs, wired together; also used by the browser tests and `bench web`."""
+
+    def __init__(self, settings) -> None:
+        from companion.store import EventStore
+        from companion.table import TableSession
+        from web.app import create_app
+        from web.server import WebServer
+
+        self.settings = settings
+        data = Path(settings.data_dir)
+        data.mkdir(parents=True, exist_ok=True)
+        store = EventStore(data / "tables.sqlite")
+        self.session = TableSession(store, min_confidence=settings.confidence_threshold)
+        self.camera_name, self.camera, self.tray = self._open_camera()
+        self.hardware = self._open_hardware()
+        self.app = create_app(self.session, status=self.status)
+        self.server = WebServer(self.app, host=settings.host, port=settings.port)
+        self.url = self.server.url
+        self.session.listen(lambda *_: self._show_light())
+
+    def _open_camera(self):
+        from companion.tray import TrayParts, TrayWatcher
+        from vision.annotate import annotate
+        from vision.camera import CameraThread
+        from vision.dice import Die, read_dice
+        from vision.errors import VisionError
+        from vision.settle import SettleDetector
+        from vision.sources import open_source
+
+        try:
+            source = open_source(self.settings.camera)
+        except VisionError as err:  # a named camera that is not there: say so, and do not start
+            raise CommandError(f"camera {self.settings.camera!r}: {err}") from None
+        camera = CameraThread(source)
+        treehouse = _treehouse_faces(Path(self.settings.data_dir))
+        detector = SettleDetector(settle_ms=self.settings.settle_ms)
+
+        def frame():
+            shot = camera.latest()
+            return None if shot is None or camera.error else shot.image
+
+        def read(image):
+            return [die.to_json() for die in read_dice(image, treehouse=treehouse)]
+
+        def draw(image, dice):
+            return annotate(image, [Die(d["value"], d["kind"], d["colour"], tuple(d["box"]), d["confidence"])
+                                    for d in dice])
+
+        parts = TrayParts(frame=frame, settled=detector.update,
+                          read=read, annotate=draw, thrower=source if hasattr(source, "throw") else None)
+        return source.name, camera, TrayWatcher(self.session, parts)
+
+    def _open_hardware(self):
+        from hardware import PinMap, open_hardware
+
+        def pressed(command):
+            def press() -> None:
+                from companion.table import TableError
+
+                if self.session.current is None:
+                    return
+                try:
+                    command(self.session.current)
+                except TableError as err:
+                    log.info("button: %s", err)
+                    if self.hardware:
+                        self.hardware.light.show("error")
+
+            return press
+
+        return open_hardware(PinMap(**dataclasses.asdict(self.settings.pins)),
+                             on_confirm=pressed(self.session.confirm), on_retry=pressed(self.session.retry),
+                             on_undo=pressed(self.session.undo), mode=self.settings.gpio)
+
+    def _show_light(self) -> None:
+        if not self.hardware:
+            return
+        table = self.session.tables.get(self.session.current or "")
+        if table is None or table.game.roll_request(table.state) is None:
+            self.hardware.light.show("idle")
+        elif table.proposal is not None:
+            self.hardware.light.show("reading_ready" if table.proposal.certain else "error")
+        else:
+            self.hardware.light.show("waiting_for_roll")
+
+    def status(self) -> dict:
+        return {"camera": self.camera_name, "camera_error": self.camera.error or self.tray.error,
+                "buttons": "gpio" if self.hardware else "on screen",
+                "read_ms": round(self.tray.read_ms[-1], 1) if self.tray.read_ms else None}
+
+    def start(self) -> Companion:
+        self.camera.start()
+        self.tray.start()
+        self._show_light()
+        return self
+
+    def close(self) -> None:
+        self.tray.close()
+        self.camera.stop()
+        if self.hardware:
+            self.hardware.close()
+        self.server.close()
+        self.session.store.close()
+
+
+def _treehouse_faces(data: Path):
+    """The Treehouse die's faces captured by `companion calibrate treehouse`, if any."""
+    from vision.treehouse import TreehouseTemplates
+
+    folder = data / "treehouse"
+    try:
+        return TreehouseTemplates.load(folder) if folder.is_dir() else TreehouseTemplates.default()
+    except ValueError as err:
+        log.warning("Treehouse calibration in %s is incomplete (%s): using the default faces", folder, err)
+        return TreehouseTemplates.default()

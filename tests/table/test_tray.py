@@ -16,13 +16,9 @@ class StillAfter:
 
     def __init__(self):
         self.still = False
-        self.resets = 0
 
     def update(self, frame, t_ms):
         return self.still
-
-    def reset(self):
-        self.resets += 1
 
 
 class Thrower:
@@ -45,7 +41,8 @@ def rig():
         reads.append(image)
         return [{"value": 5, "kind": "d6", "colour": "white", "box": [1, 1, 9, 9], "confidence": 0.99}]
 
-    parts = TrayParts(frame=lambda: frame, settle=settle, read=read, annotate=lambda f, d: f, thrower=thrower)
+    parts = TrayParts(frame=lambda: frame, settled=settle.update, read=read, annotate=lambda f, d: f,
+                      thrower=thrower)
     return session, table, token, settle, thrower, reads, TrayWatcher(session, parts)
 
 
@@ -59,8 +56,9 @@ def test_nothing_is_read_while_no_roll_is_asked(rig):
 def test_a_settled_tray_is_read_once_and_proposed_with_its_photo(rig):
     session, table, token, settle, thrower, reads, watcher = rig
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
-    assert not watcher.step(0)  # still rolling
+    assert not watcher.step(0)  # the demo camera throws the die
     assert thrower.thrown == [[{"kind": "d6", "colour": None}]]
+    assert not watcher.step(25)  # tumbling
     settle.still = True
     assert watcher.step(50)
     assert not watcher.step(100)
@@ -71,15 +69,30 @@ def test_a_settled_tray_is_read_once_and_proposed_with_its_photo(rig):
 def test_a_new_settle_or_retry_reads_again(rig):
     session, table, token, settle, thrower, reads, watcher = rig
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
-    settle.still = True
     watcher.step(0)
-    settle.still = False
-    watcher.step(50)
+    watcher.step(25)
     settle.still = True
-    assert watcher.step(100)
-    session.retry(table.id, table.version, token)
+    assert watcher.step(50)
+    settle.still = False
+    watcher.step(100)
+    settle.still = True
     assert watcher.step(150)
+    session.retry(table.id, table.version, token)
+    assert watcher.step(200)
     assert len(reads) == 3 and len(thrower.thrown) == 1
+
+
+def test_dice_left_from_the_last_roll_are_not_read_as_the_new_one(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    watcher.parts.thrower = None
+    settle.still = True  # the previous roll's dice lie at rest in the tray
+    watcher.step(0)
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    assert not watcher.step(50)
+    settle.still = False  # the player throws
+    watcher.step(100)
+    settle.still = True
+    assert watcher.step(150) and len(reads) == 1
 
 
 def test_a_vanished_camera_is_reported_not_fatal(rig):
@@ -98,6 +111,8 @@ def test_a_reader_crash_asks_a_person(rig):
 
     watcher.parts.read = broken
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    watcher.step(0)
+    watcher.step(25)
     settle.still = True
-    assert watcher.step(0)
+    assert watcher.step(50)
     assert not table.proposal.certain and "boom" in watcher.error
