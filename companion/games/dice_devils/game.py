@@ -207,7 +207,11 @@ class DiceDevils(Game):
         return out
 
     def summary(self, state: State) -> dict:
-        """Scores (values + 3 per triple), triples per player and the winner after the tie-breaks (4.6)."""
+        """Scores (values + 3 per triple), triples per player and the winner after the tie-breaks (4.6).
+
+        Reveals every collection: the table shows it once the game is over. Tie-breaks use the ranks
+        held at the end, swaps of the last round included (the standees have changed hands).
+        """
         rows = []
         for seat, name in enumerate(state["players"]):
             items = state["collections"][seat]
