@@ -30,6 +30,11 @@ LedPins = int | tuple[int, int, int]
 class PinMap:
     """BCM GPIO numbers of the table's buttons, status light and buzzer.
 
+    Wiring: buttons from their pin to GND, the LED from its pin through 330 ohm to GND
+    (deploy/WIRING.md). Example:
+
+        PinMap(confirm=17, retry=27, led=(5, 6, 13), buzzer=23)
+
     confirm: the CONFIRM button (BCM), wired to GND.
     retry: the RETRY button (BCM), wired to GND; held down it means undo.
     led: one BCM number for a single LED, or three (red, green, blue) for a common-cathode

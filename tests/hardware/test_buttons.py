@@ -172,6 +172,7 @@ def test_buttons_report_independently(buttons, mock_factory, clock, presses):
     mock_factory.pin(CONFIRM).drive_low()  # a different button is not bounce of this one
     clock.advance(0.3)
     retry.drive_high()
+    mock_factory.pin(CONFIRM).drive_high()
     assert presses.events == ["confirm", "retry"]
 
 

@@ -42,6 +42,7 @@ def test_mock_mode_is_explicit_and_its_pins_can_be_pressed(caplog):
         assert isinstance(hardware.pin_factory, MockFactory)
         assert hardware.pin_factory is not Device.pin_factory  # the global factory is left alone
         hardware.pin_factory.pin(17).drive_low()
+        hardware.pin_factory.pin(17).drive_high()
         hardware.light.show("reading_ready")
         assert hardware.light.state == "reading_ready"
     assert events == ["on_confirm"]
@@ -55,6 +56,7 @@ def test_auto_uses_the_configured_pin_factory(mock_factory):
     assert hardware is not None and hardware.pin_factory is mock_factory
     with hardware:
         mock_factory.pin(5).drive_low()
+        mock_factory.pin(5).drive_high()
     assert events == ["on_confirm"]
 
 

@@ -56,3 +56,12 @@ def test_from_mapping_keeps_defaults_and_refuses_unknown_names():
     assert PinMap.from_mapping({"confirm": 5, "led": None}) == PinMap(confirm=5, led=None)
     with pytest.raises(BadPinNumber, match="unknown pin name 'confrim'"):
         PinMap.from_mapping({"confrim": 5})
+
+
+def test_pin_settings_from_the_config_make_a_pin_map():
+    from dataclasses import asdict
+
+    from companion.settings import PinSettings
+
+    assert PinMap(**asdict(PinSettings())) == PinMap()
+    assert PinMap(**asdict(PinSettings(led=(5, 6, 13), buzzer=23))) == PinMap(led=(5, 6, 13), buzzer=23)
