@@ -8,7 +8,7 @@ every key is optional and a missing one keeps its default:
 
     [web]
     host = "0.0.0.0"          # address to listen on
-    port = 8000
+    port = 8000               # 0: any free port
 
     [camera]
     source = "auto"           # auto | picamera2 | opencv:N | replay:DIR | sim
@@ -211,9 +211,10 @@ def _host(where: str, value: Any, text_ok: bool) -> str:
 
 
 def _port(where: str, value: Any, text_ok: bool) -> int:
-    port = _whole(where, value, text_ok, "a port number from 1 to 65535")
-    if not 1 <= port <= 65535:
-        raise SettingsError(f"{where} must be a port number from 1 to 65535, got {port}")
+    what = "a port number from 1 to 65535 (0: any free port)"
+    port = _whole(where, value, text_ok, what)
+    if not 0 <= port <= 65535:
+        raise SettingsError(f"{where} must be {what}, got {port}")
     return port
 
 

@@ -108,6 +108,10 @@ def test_command_line_overrides_win_and_none_means_not_given(tmp_path):
     assert loaded.data_dir == tmp_path / "elsewhere"
 
 
+def test_port_zero_means_any_free_port():
+    assert load_settings(None, {"port": 0}).port == 0
+
+
 def test_rgb_led_can_be_given_on_the_command_line():
     assert load_settings(None, {"pins": {"led": "5,6,13"}}).pins.led == (5, 6, 13)
 
@@ -122,9 +126,9 @@ def test_replay_camera_names_its_folder():
     ('[camera]\nsorce = "sim"\n', "[camera] sorce is not a known setting (known in [camera]: source,"),
     ('[wbe]\nport = 1\n', "[wbe] is not a known section (known: web, camera, gpio)"),
     ("port = 8000\n", "port is not a known setting (known at the top: data_dir, [web], [camera], [gpio])"),
-    ('[web]\nport = "8000"\n', "[web] port must be a port number from 1 to 65535, got '8000'"),
+    ('[web]\nport = "8000"\n', "[web] port must be a port number from 1 to 65535"),
     ("[web]\nport = true\n", "[web] port must be a port number"),
-    ("[web]\nport = 70000\n", "[web] port must be a port number from 1 to 65535, got 70000"),
+    ("[web]\nport = 70000\n", "(0: any free port), got 70000"),
     ("[web]\nhost = 5\n", "[web] host must be a host name"),
     ('[camera]\nsource = "webcam"\n', "[camera] source must be one of auto, picamera2, opencv:N"),
     ('[camera]\nsource = "opencv:x"\n', "[camera] source must be one of"),
@@ -150,6 +154,11 @@ def test_bad_file_is_refused_in_one_line_naming_the_key(tmp_path, text, named):
     assert named in message
     assert "\n" not in message
     assert isinstance(caught.value, ValueError)
+
+
+def test_message_shows_the_wrong_value_as_written(tmp_path):
+    with pytest.raises(SettingsError, match=r"\[web\] port must be .*, got '8000'$"):
+        load_settings(write(tmp_path, '[web]\nport = "8000"\n'), {})
 
 
 def test_missing_file_and_broken_toml_are_settings_errors(tmp_path):
