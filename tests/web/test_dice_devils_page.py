@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import companion.games  # noqa: F401  (registers the games)
+from companion.games import CHANCE
 from companion.store import EventStore
 from companion.table import TableSession
 from web.app import create_app
@@ -77,6 +80,7 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
     expect(bob.locator("#dd-ranks")).to_be_visible()
     for seat, rank in enumerate(["oberteufel", "putzteufel", "satansbraten"]):
         alice.locator(f"select[data-rank-seat='{seat}']").select_option(rank)
+    alice.screenshot(path=str(SHOTS / "dice-devils-ranks.png"), full_page=True)
     alice.get_by_role("button", name="These are the ranks").click()
     for page, title in zip(phones, ["Oberteufel", "Putzteufel", "Satansbraten"], strict=True):
         expect(page.locator("#dd-you")).to_contain_text(title)
@@ -85,6 +89,7 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
     # The reveal: two items, tapped on Carol's phone (the Satansbraten turns them up).
     carol.locator("#dd-reveal button[data-type='bed']").click()
     carol.locator("#dd-reveal button[data-type='grill']").click()
+    carol.screenshot(path=str(SHOTS / "dice-devils-reveal.png"), full_page=True)
     carol.locator("#dd-reveal-ok").click()
     for page in phones:
         expect(page.locator("#dd-display .dd-slot")).to_have_count(2)
@@ -139,3 +144,79 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
                               "localStorage.getItem('seat-token:' + id)}}).then((r) => r.json())", table_id)
         assert state["seat"] == seat
         assert [c is not None for c in state["state"]["collections"]] == [s == seat for s in range(3)]
+
+
+def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], phones: dict, seed: int,
+                  limit: int = 2000) -> Counter:
+    """Play to the end with random legal moves; the phones' buttons make their own seats' decisions.
+
+    After every step each phone must show the new version, so every state passes through the page.
+    Returns how often each kind of decision was made on a phone.
+    """
+    from playwright.sync_api import expect
+
+    rng = random.Random(seed)
+    faces = {"d6": range(1, 7), "grey": (1, 2, 3, 3, 4, 4)}
+    tapped: Counter = Counter()
+    for _ in range(limit):
+        table = session.get(table_id)
+        game, state, version = table.game, table.state, table.version  # the table itself changes
+        for page in phones.values():
+            expect(page.locator(f"#board[data-version='{version}']")).to_have_count(1)
+        if game.is_over(state):
+            return tapped
+        to_move = game.current_player(state)
+        request = game.roll_request(state)
+        if request is not None:
+            values = [rng.choice(faces[d.kind]) for d in request.dice]
+            by = tokens[rng.choice(list(tokens))]
+            session.act(table_id, version, {"type": "roll", "values": values}, by)
+            continue
+        legal = game.legal_actions(state)
+        index = rng.randrange(len(legal))
+        if to_move in phones:
+            page = phones[to_move]
+            if legal[index]["type"] == "claim":
+                page.locator(f"button[data-claim='{legal[index]['item']}']").click()
+            else:
+                page.locator(f"button[data-legal='{index}']").click()
+            tapped[legal[index]["type"]] += 1
+            expect(page.locator(f"#board[data-version='{version}']")).to_have_count(0)
+        else:
+            seat = rng.choice(list(tokens)) if to_move == CHANCE else to_move
+            session.act(table_id, version, legal[index], tokens[seat])
+    raise AssertionError(f"no end after {limit} steps")
+
+
+def test_a_whole_six_player_game_renders_without_errors_and_ends_with_the_count(server, browser):
+    """Every devil and the final count pass through two live phones, which make their own decisions."""
+    from playwright.sync_api import expect
+
+    session, web = server
+    expect.set_options(timeout=10_000)
+    players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+    table_id = create_table(web.url, players)
+    errors: list[str] = []
+    phones = {}
+    for seat in range(2):
+        page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(f"{web.url}/t/{table_id}")
+        page.locator(f"button[data-seat='{seat}']").click()
+        expect(page.locator("#seats .me")).to_have_count(1)
+        phones[seat] = page
+    tokens = {seat: session.get(table_id).seats[seat] for seat in range(2)}
+    tokens.update({seat: session.claim_seat(table_id, seat) for seat in range(2, 6)})
+
+    tapped = play_randomly(session, table_id, tokens, phones, seed=7)
+    print(dict(tapped))
+    assert tapped["claim"] > 5 and tapped["swap"] + tapped["pass"] > 0, tapped
+    summary = session.snapshot(table_id)["summary"]
+    for page in phones.values():
+        expect(page.locator("#summary")).to_contain_text("Final count")
+        expect(page.locator("#summary .dd-outcome")).to_contain_text(" and ".join(summary["winners"]))
+        expect(page.locator("#summary table.scores tr")).to_have_count(7)
+    best = max(summary["players"], key=lambda r: r["score"])
+    expect(phones[0].locator("#summary tr.dd-winner").first).to_contain_text(str(best["score"]))
+    phones[0].screenshot(path=str(SHOTS / "dice-devils-over.png"), full_page=True)
+    assert errors == []

@@ -299,6 +299,7 @@
     html += displayCard(s, esc) + youCard(s, esc) + devilsCard(s, esc);
     st.fights.forEach((f, n) => { if (n !== st.fight) html += fightCard(s, f, n, esc, false); });
     el.innerHTML = html;
+    el.dataset.version = s.version; // which table version this phone shows (tests wait on it)
 
     wireRankDraw(el, ui);
     wireReveal(el, ui);
