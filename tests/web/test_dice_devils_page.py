@@ -163,6 +163,8 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
         game, state, version = table.game, table.state, table.version  # the table itself changes
         for page in phones.values():
             expect(page.locator(f"#board[data-version='{version}']")).to_have_count(1)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"the page scrolls sideways ({width} px) at {version}"
         if game.is_over(state):
             return tapped
         to_move = game.current_player(state)

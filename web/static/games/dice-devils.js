@@ -296,8 +296,11 @@
       html += fightCard(s, current, st.fight, esc, true);
       if (current.step === "reveal" && current.winner === null) fetchOdds(s, current, ui);
     }
-    html += displayCard(s, esc) + youCard(s, esc) + devilsCard(s, esc);
-    st.fights.forEach((f, n) => { if (n !== st.fight) html += fightCard(s, f, n, esc, false); });
+    if (st.phase === "over") html += youCard(s, esc); // the ranks have moved on from the last round's fights
+    else {
+      html += displayCard(s, esc) + youCard(s, esc) + devilsCard(s, esc);
+      st.fights.forEach((f, n) => { if (n !== st.fight) html += fightCard(s, f, n, esc, false); });
+    }
     el.innerHTML = html;
     el.dataset.version = s.version; // which table version this phone shows (tests wait on it)
 
@@ -316,7 +319,7 @@
       "</td><td><b>" + r.score + "</b></td></tr>").join("");
     const tie = sum.tie_break === "springteufel" ? " (the Springteufel wins ties)" : sum.tie_break ? " (tie: the highest rank wins)" : "";
     return "<h2>Final count</h2><p class=\"dd-outcome\">" + esc(sum.winners.join(" and ")) + (sum.winners.length > 1 ? " win" : " wins") + esc(tie) + "</p>" +
-      '<table class="scores"><tr><th>Player</th><th>Items</th><th>Points</th><th>Triples</th><th>Score</th></tr>' + rows + "</table>" +
+      '<table class="scores dd-scores"><tr><th>Player</th><th>Items</th><th>Value</th><th>Triples</th><th>Score</th></tr>' + rows + "</table>" +
       "<p><small>Score: item values plus 3 for each set of 3 identical items.</small></p>";
   }
 
