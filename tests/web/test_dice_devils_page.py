@@ -167,6 +167,11 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
             assert width <= page.viewport_size["width"], f"the page scrolls sideways ({width} px) at {version}"
         if game.is_over(state):
             return tapped
+        chances = game.fight_odds(state)
+        for seat, p in (chances or {}).items():  # the page asks /odds with the dice shown so far
+            row = phones[0].locator(f"#dd-fight-{state['fight']} .dd-fighter[data-seat='{seat}'] .dd-odds")
+            expect(row).to_have_text(f"{float(p) * 100:.1f} %")
+            tapped["odds shown"] += 1
         to_move = game.current_player(state)
         request = game.roll_request(state)
         if request is not None:

@@ -264,7 +264,7 @@
       const won = fight.winner === seat;
       const chance = showOdds && odds.value[st.ranks[seat]] !== undefined
         ? '<span class="dd-odds">' + (odds.value[st.ranks[seat]] * 100).toFixed(1) + " %</span>" : "";
-      return '<div class="dd-fighter' + (won ? " won" : fight.winner !== null ? " lost" : "") + '"><span class="dd-rank">' + rankNo(st.ranks[seat]) + "</span>" +
+      return '<div class="dd-fighter' + (won ? " won" : fight.winner !== null ? " lost" : "") + '" data-seat="' + seat + '"><span class="dd-rank">' + rankNo(st.ranks[seat]) + "</span>" +
         "<span><b>" + esc(st.players[seat]) + "</b> " + esc(TITLE[st.ranks[seat]]) +
         (dice ? '<br><span class="dd-dice">' + dice.map((v) => '<span class="dd-die ' + (st.ranks[seat] === "oberteufel" ? "yellow" : st.ranks[seat] === "satansbraten" ? "grey" : "black") + '">' + v + "</span>").join("") + "</span>" : "") +
         "</span>" + chance + (total !== null && total !== undefined ? '<span class="dd-total" title="total">' + total + "</span>" : "") +
