@@ -98,7 +98,7 @@ class TableButtons:
                 pins.retry, pull_up=True, bounce_time=None, hold_time=hold_s, hold_repeat=False,
                 pin_factory=pin_factory,
             )
-        except (GPIOZeroError, OSError):
+        except BaseException:
             confirm.close()
             raise
         self._confirm = _Contact("CONFIRM", confirm, down=confirm.is_pressed)

@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass
 
 from gpiozero import LED, RGBLED, Buzzer
-from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
+from gpiozero.exc import PinPWMUnsupported
 
 from hardware.errors import UnknownLightState
 from hardware.pins import PinMap
@@ -110,7 +110,7 @@ class StatusLight:
                 self._led = LED(pins.led, pin_factory=pin_factory)
             if pins.buzzer is not None:
                 self._buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
-        except (GPIOZeroError, OSError):
+        except BaseException:
             self.close()
             raise
         self.show("idle")

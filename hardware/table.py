@@ -14,15 +14,16 @@ Wiring: see deploy/WIRING.md (CONFIRM BCM 17, RETRY BCM 27, LED BCM 22 by defaul
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from dataclasses import dataclass
 
 from gpiozero import Device
-from gpiozero.exc import GPIOZeroError, PinFactoryFallback
+from gpiozero.exc import PinFactoryFallback
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.buttons import Callback, TableButtons
-from hardware.errors import BadGpioMode
+from hardware.errors import BadGpioMode, HardwareError
 from hardware.light import StatusLight
 from hardware.pins import PinMap
 
@@ -91,16 +92,20 @@ def open_hardware(
         factory = _real_pin_factory()
         if factory is None:
             return None
+    # GPIO libraries raise their own errors (lgpio.error: "GPIO busy", "can not open gpiochip"), so any
+    # failure to open a pin is caught here; our own errors (bad wait times) are the caller's to fix.
     try:
         buttons = TableButtons(pins, on_confirm, on_retry, on_undo, pin_factory=factory,
                                debounce_s=debounce_s, hold_s=hold_s)
-    except (GPIOZeroError, OSError) as err:
+    except HardwareError:
+        raise
+    except Exception as err:
         log.error("cannot open the buttons (%s: %s): the page shows on-screen buttons",
                   type(err).__name__, err)
         return None
     try:
         light = StatusLight(pins, pin_factory=factory)
-    except (GPIOZeroError, OSError) as err:
+    except Exception as err:
         buttons.close()
         log.error("cannot open the status light (%s: %s): the page shows on-screen buttons",
                   type(err).__name__, err)
@@ -116,9 +121,14 @@ def _real_pin_factory():
         warnings.simplefilter("always", PinFactoryFallback)
         try:
             Device.ensure_pin_factory()
-        except (GPIOZeroError, ImportError, OSError) as err:
-            reasons = "; ".join(str(w.message) for w in fallbacks) or str(err)
-            log.info("no GPIO on this machine (%s): the page shows on-screen buttons", reasons)
+        except Exception as err:  # ImportError off a Pi, BadPinFactory, lgpio.error without permission
+            reasons = "; ".join([*(str(w.message) for w in fallbacks), f"{type(err).__name__}: {err}"])
+            chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+            if chosen:  # someone asked for this factory (the service asks for lgpio): that is an error
+                log.error("GPIOZERO_PIN_FACTORY=%s cannot be used (%s): the page shows on-screen buttons",
+                          chosen, reasons)
+            else:
+                log.info("no GPIO on this machine (%s): the page shows on-screen buttons", reasons)
             return None
     for fallback in fallbacks:
         log.debug("gpiozero: %s", fallback.message)

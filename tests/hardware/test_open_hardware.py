@@ -6,9 +6,9 @@ import logging
 
 import pytest
 from gpiozero import Button, Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware import BadGpioMode, PinMap, TableHardware, open_hardware
+from hardware import BadGpioMode, BadWaitTime, PinMap, TableHardware, open_hardware
 
 
 def record(events: list[str]):
@@ -23,12 +23,48 @@ def test_off_opens_nothing_and_says_so(caplog):
 
 def test_auto_without_gpio_returns_none_never_mock_pins(monkeypatch, caplog):
     monkeypatch.setattr(Device, "pin_factory", None)
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+
+    def no_gpio_here():
+        raise ImportError("No module named 'lgpio'")
+
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_gpio_here))
     with caplog.at_level(logging.INFO, logger="hardware.table"):
         assert open_hardware(PinMap(), **record([]), mode="auto") is None
     assert "no GPIO on this machine" in caplog.text
-    assert "no-such-factory" in caplog.text
+    assert "No module named 'lgpio'" in caplog.text
     assert Device.pin_factory is None
+
+
+def test_auto_with_a_pin_factory_that_fails_logs_an_error(monkeypatch, caplog):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    with caplog.at_level(logging.ERROR, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="auto") is None
+    assert "GPIOZERO_PIN_FACTORY=no-such-factory cannot be used" in caplog.text
+    assert Device.pin_factory is None
+
+
+class BusyPin(MockPin):
+    """A pin another program holds: the GPIO library refuses it with its own error class."""
+
+    def _set_pull(self, value):
+        if value == "up":  # claiming it as a button's input fails; letting it go works
+            raise RuntimeError("GPIO busy")
+        super()._set_pull(value)
+
+
+def test_gpio_library_errors_when_opening_pins_mean_on_screen_buttons(monkeypatch, caplog):
+    factory = MockFactory(pin_class=BusyPin)
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    with caplog.at_level(logging.ERROR, logger="hardware.table"):
+        assert open_hardware(PinMap(), **record([]), mode="auto") is None
+    assert "cannot open the buttons (RuntimeError: GPIO busy)" in caplog.text
+
+
+def test_bad_hold_time_is_the_callers_error_not_a_missing_gpio(mock_factory):
+    with pytest.raises(BadWaitTime):
+        open_hardware(PinMap(), **record([]), mode="auto", debounce_s=0.05, hold_s=0.01)
 
 
 def test_mock_mode_is_explicit_and_its_pins_can_be_pressed(caplog):
