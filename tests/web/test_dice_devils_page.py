@@ -164,7 +164,7 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
         for page in phones.values():
             expect(page.locator(f"#board[data-version='{version}']")).to_have_count(1)
             width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= page.viewport_size["width"], f"the page scrolls sideways ({width} px) at {version}"
+            assert width <= page.viewport_size["width"], f"scrolls sideways ({width} px) at {version}"
         if game.is_over(state):
             return tapped
         chances = game.fight_odds(state)
