@@ -64,6 +64,10 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
 
 
+def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
 def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
     """True when fit's centre or any of its pips lies within other's face (or close to it)."""
     reach = 0.62 * other.side
@@ -154,9 +158,16 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
         raise ValueError("read_dice needs a BGR image of shape (height, width, 3)")
     height, width = frame.shape[:2]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    symbols: list[Die] = []
+    if treehouse is not None:
+        from vision.treehouse import find_treehouse
+
+        symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
     fits = read_pips(gray)
     scored = [(fit, _confidence(gray, fit)) for fit in fits]
-    scored = [(f, c) for f, c in scored if c >= min_confidence]
+    # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
+    scored = [(f, c) for f, c in scored if c >= min_confidence
+              and not any(_inside(f.cx, f.cy, d.box) and d.confidence >= c for d in symbols)]
     scored.sort(key=lambda fc: -fc[1])
     # a face whose centre lies on a more confident face is a part of it (or of its side faces)
     kept: list[tuple[FaceFit, float]] = []
@@ -174,10 +185,10 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
             if not others or fit.side < 0.85 * float(np.median(others)):
                 kind = "grey"
         dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
-    if treehouse is not None:
-        from vision.treehouse import find_treehouse
-
-        dice.extend(find_treehouse(frame, gray, treehouse, [d.box for d in dice]))
+    for symbol in symbols:
+        cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
+        if not any(_inside(cx, cy, d.box) for d in dice):
+            dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
 

@@ -57,13 +57,17 @@ def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
     return float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].mean())
 
 
-def body_level(gray: np.ndarray, pip: Pip, ring: float = 1.05) -> float:
-    """Median grey level on a ring just outside a pip (ring in pip diameters from its centre)."""
+def body_level(gray: np.ndarray, pip: Pip, ring: float = 0.85) -> float:
+    """Grey level of the die body next to a pip: on a ring just outside it (ring in pip diameters from
+    its centre), taking the side of the ring away from the pip's level, since on fat-pip dice part of
+    the ring falls on neighbouring pips."""
     r = pip.diameter * ring
     values = [_sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 0)
               for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
     values = [v for v in values if not math.isnan(v)]
-    return float(np.median(values)) if values else float("nan")
+    if not values:
+        return float("nan")
+    return float(np.percentile(values, 30 if pip.polarity > 0 else 70))
 
 
 def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
@@ -102,8 +106,8 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
             if a.polarity != b.polarity:
                 continue
             big, small = max(a.diameter, b.diameter), min(a.diameter, b.diameter)
-            if big > 1.6 * small:
-                continue
+            if big > 1.6 * small or max(a.contrast, b.contrast) > 2.0 * min(a.contrast, b.contrast):
+                continue  # a pip of another size or strength: a ghost seen through a translucent die
             d = float(np.hypot(*(xy[i] - xy[j])))
             if d > reach * big or d < 1.1 * small:
                 continue
@@ -143,6 +147,8 @@ def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
                        * PITCH_PER_SIDE, 0.0, _lone_pip_ok(gray, pips[0]), tuple(pips))
     layout = LAYOUT[n]
     rms = math.sqrt((rel ** 2).sum(axis=1).mean())
+    if rms < 1.0:
+        return None  # pips on top of each other
     pitch = rms / math.sqrt((layout ** 2).sum(axis=1).mean())
     base = _orientation(rel)
     best: tuple[float, float] | None = None

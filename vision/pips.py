@@ -1,7 +1,9 @@
 """Find pip-like blobs: small round spots clearly darker or lighter than their surroundings.
 
 A pip is found in either polarity (dark pips on light dice, light pips on dark dice), so the
-same code reads white, black, coloured and translucent dice.
+same code reads white, black, coloured and translucent dice. Two repairs make it robust:
+holes are filled (a glare spot inside a dark pip), and pips merged by blur are split by
+thresholding the merged blob again at a higher level.
 """
 
 from __future__ import annotations
@@ -31,39 +33,65 @@ def local_contrast(gray: np.ndarray, window_px: int) -> np.ndarray:
     return gray.astype(np.int16) - mean.astype(np.int16)
 
 
+def _shape(blob: np.ndarray) -> tuple[float, float, float]:
+    """Centroid x, y (px, in the blob's frame) and elongation (major / minor axis) of a binary blob."""
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] == 0:
+        return 0.0, 0.0, 99.0
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    major = (mu20 + mu02) / 2 + common
+    minor = max((mu20 + mu02) / 2 - common, 1e-3)
+    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(major / minor))
+
+
+def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, max_diameter_px: float,
+           x0: int = 0, y0: int = 0, split: bool = True) -> list[Pip]:
+    """Pips among the outer contours of mask (holes filled: a glare spot in a pip does not break it);
+    signed = diff * polarity over the same area. Blobs that look like two or three pips merged by
+    blur are thresholded again at a higher level (when split is True)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    pips: list[Pip] = []
+    if hierarchy is None:
+        return pips
+    for contour, link in zip(contours, hierarchy[0], strict=True):
+        if link[3] != -1:
+            continue  # a hole
+        bx, by, bw, bh = cv2.boundingRect(contour)
+        longest = max(bw, bh)
+        if bw * bh < min_area or longest > 3.2 * max_diameter_px:
+            continue
+        blob = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(blob, [contour], 0, 1, -1, offset=(-bx, -by))
+        area = int(cv2.countNonZero(blob))
+        if area < min_area:
+            continue
+        fill = area / (bw * bh)
+        aspect = longest / max(min(bw, bh), 1)
+        values = signed[by:by + bh, bx:bx + bw]
+        if longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2:
+            cx, cy, elongation = _shape(blob)
+            # the blob is the part past the threshold; the visible pip is a little larger
+            diameter = float(2.0 * np.sqrt(area / np.pi)) + 1.0
+            contrast = float(values[blob > 0].mean())
+            pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation))
+        elif split and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
+            inside = values[blob > 0]
+            level = int(np.percentile(inside, 75) * 0.75)
+            sub = ((values > level) & (blob > 0)).astype(np.uint8)
+            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False)
+            if len(pieces) >= 2:
+                pips.extend(pieces)
+    return pips
+
+
 def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_area: int = 7,
               max_diameter_px: float = 26.0) -> list[Pip]:
     """Round blobs in `gray` that differ from their window_px surroundings by more than threshold."""
     diff = local_contrast(gray, window_px)
     pips: list[Pip] = []
     for polarity in (-1, 1):
-        mask = ((diff * polarity) > threshold).astype(np.uint8)
-        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        if count <= 1:
-            continue
-        w = stats[:, cv2.CC_STAT_WIDTH]
-        h = stats[:, cv2.CC_STAT_HEIGHT]
-        area = stats[:, cv2.CC_STAT_AREA]
-        fill = area / np.maximum(w * h, 1)
-        box_aspect = np.maximum(w, h) / np.maximum(np.minimum(w, h), 1)
-        keep = (area >= min_area) & (np.maximum(w, h) <= max_diameter_px)
-        keep &= (fill >= 0.45) & (box_aspect <= 2.2)
-        keep[0] = False
-        index = np.nonzero(keep)[0]
-        if len(index) == 0:
-            continue
-        sums = np.bincount(labels.ravel(), weights=np.abs(diff).ravel(), minlength=count)
-        for i in index:
-            x0, y0, bw, bh = (int(v) for v in stats[i, :4])
-            blob = labels[y0:y0 + bh, x0:x0 + bw] == i
-            m = cv2.moments(blob.astype(np.uint8), binaryImage=True)
-            mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-            common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
-            major = (mu20 + mu02) / 2 + common
-            minor = max((mu20 + mu02) / 2 - common, 1e-3)
-            elongation = float(np.sqrt(major / minor))
-            # the blob is the part past the threshold; the visible pip is a little larger
-            diameter = float(2.0 * np.sqrt(area[i] / np.pi)) + 1.0
-            pips.append(Pip(float(centroids[i][0]), float(centroids[i][1]), diameter, int(area[i]), polarity,
-                            float(sums[i] / area[i]), elongation))
+        signed = diff * polarity
+        mask = (signed > threshold).astype(np.uint8)
+        pips.extend(_blobs(mask, signed, polarity, min_area, max_diameter_px))
     return pips
