@@ -8,6 +8,8 @@
 * When chance is due, `roll_request(state)` says who rolls what and why, and the only legal action
   is `{"type": "roll", "values": [...]}`. The engine never rolls, reads no clock and does no I/O.
 * `view(state, player)` removes what that player may not see; `player=None` is a spectator.
+* An event's `"text"` is shown to every phone; secret details go in other fields, with
+  `"visible_to": [seats]`.
 * The state is the replay of the action log from `new_game(players, options)`.
 """
 
@@ -65,11 +67,14 @@ class Game(ABC):
 
     @abstractmethod
     def legal_actions(self, state: State) -> list[Action]:
-        """Every action allowed now (for a roll: every distinct outcome)."""
+        """Every action allowed now. While a roll is due, `roll_request` is the authority: callers check
+        an outcome with `RollRequest.check` rather than list them (five dice have 7,776 outcomes)."""
 
     @abstractmethod
     def _apply(self, state: State, action: Action) -> list[Event]:
-        """Apply a checked action to a private copy of the state, in place; return the events."""
+        """Apply a checked action to a private copy of the state, in place; return the events. A roll
+        is checked against the pending request here; a roll when none is due is the engine's to refuse,
+        in its own words."""
 
     @abstractmethod
     def is_over(self, state: State) -> bool: ...

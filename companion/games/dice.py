@@ -40,7 +40,11 @@ class DieRequest:
 
 @dataclass(frozen=True)
 class RollRequest:
-    """Who rolls which dice, and why, in words shown on every phone ("Alice: 3 dice for the large red")."""
+    """Who rolls which dice, and why, in words shown on every phone ("Alice: 3 dice for the large red").
+
+    `player` is the seat that rolls, or None when several players roll at once (each die's colour, and
+    `extra`, then tell whose die is whose); `tag` and `extra` say what the roll is for.
+    """
 
     player: int | None
     dice: tuple[DieRequest, ...]

@@ -66,6 +66,7 @@ const Companion = (function () {
     el.className = "status";
     if (snap.over) { el.textContent = "Game over"; el.classList.add("over"); return; }
     if (snap.roll) { el.textContent = snap.roll.reason; return; }
+    if (snap.state.draw && snap.state.draw.reason) { el.textContent = snap.state.draw.reason; return; }
     if (snap.to_move === snap.seat) { el.textContent = "Your turn, " + playerName(snap.seat); el.classList.add("mine"); return; }
     el.textContent = snap.to_move >= 0 ? playerName(snap.to_move) + "'s turn" : "Waiting…";
   }
