@@ -7,6 +7,7 @@ phones at the table plus a few for commands.
 from __future__ import annotations
 
 import threading
+import time
 
 from flask import Flask
 from waitress.server import create_server
@@ -40,9 +41,13 @@ class WebServer:
         return self
 
     def close(self) -> None:
+        """End the phones' event streams first (so no worker writes to a closed server), then stop."""
         live = self.app.extensions.get("live")
         if live is not None:
             live.close()
+            deadline = time.monotonic() + 2
+            while live.count() and time.monotonic() < deadline:
+                time.sleep(0.02)
         self._server.close()
         if self._thread is not None:
             self._thread.join(timeout=5)
