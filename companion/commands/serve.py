@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import socket
 from pathlib import Path
 
 from companion.cli import CommandError
@@ -39,7 +40,10 @@ def run(args) -> int:
     companion = Companion(settings)
     try:
         companion.start()
-        log.info("serving on %s (camera: %s, buttons: %s)", companion.url, companion.camera_name,
+        phones = companion.url
+        if settings.host in ("0.0.0.0", ""):  # every phone on the network: name the Pi as they reach it
+            phones = f"http://{socket.gethostname()}.local:{companion.server.port}"
+        log.info("serving on %s (camera: %s, buttons: %s)", phones, companion.camera_name,
                  "GPIO" if companion.hardware else "on screen")
         companion.server.run()
     finally:
