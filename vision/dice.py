@@ -14,13 +14,13 @@ confidence rather than being dropped or dressed up.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.colours import colour_name
-from vision.faces import FaceFit, fit_layout, group_pips
+from vision.faces import FaceFit, fit_layout, group_pips, measure_side
 from vision.pips import Pip, find_pips
 
 ROUND = 1.45  # pips squashed more than this (major / minor axis) likely lie on a side face
@@ -68,11 +68,20 @@ def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
+def _pip_size(fit: FaceFit) -> float:
+    return float(np.median([p.diameter for p in fit.pips]))
+
+
 def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
-    """True when fit's centre or any of its pips lies within other's face (or close to it)."""
-    reach = 0.62 * other.side
+    """True when fit's centre or any of its pips lies within other's face (or close to it), or when fit
+    has smaller pips and lies just beside other: a side face of the same die, seen at a slant."""
     points = [(fit.cx, fit.cy)] + [(p.x, p.y) for p in fit.pips]
-    return any(math.hypot(x - other.cx, y - other.cy) < reach for x, y in points)
+    if any(math.hypot(x - other.cx, y - other.cy) < 0.62 * other.side for x, y in points):
+        return True
+    beside = math.hypot(fit.cx - other.cx, fit.cy - other.cy) < 1.0 * other.side
+    elongation = np.median([p.elongation for p in fit.pips])
+    squashed = elongation > np.median([p.elongation for p in other.pips]) + 0.25
+    return beside and (_pip_size(fit) < 0.75 * _pip_size(other) or bool(squashed))
 
 
 def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
@@ -86,7 +95,7 @@ def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
     # pip diameter over grid pitch: about 0.65 on slim-pip dice, up to 1.2 on fat-pip ones
     ratio = np.median(sizes) / fit.pitch if fit.value > 1 else 0.9
     scale = float(np.clip(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15, 0.0, 1.0))
-    round_ = float(np.clip(1.0 - (max(p.elongation for p in fit.pips) - 1.35) / 0.5, 0.0, 1.0))
+    round_ = float(np.clip(1.0 - (max(p.elongation for p in fit.pips) - 1.45) / 0.75, 0.0, 1.0))
     conf = geometry * fit.empty_ok * uniform * strong * round_ * scale
     if fit.value == 1:  # one lone spot is the weakest evidence there is
         conf *= 0.9
@@ -135,16 +144,13 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
 def read_pips(gray: np.ndarray) -> list[FaceFit]:
     """Faces of pip dice in a grey frame, as layout fits (no confidence filtering).
 
-    Round pips are grouped apart from squashed ones, so that the slanted pips of a side face never
-    join the top face next to them; squashed groups still count (a blurred die) but score low.
+    Pips join a face only with pips as round as themselves, so that the slanted pips of a side face
+    never join the top face next to them; squashed faces still count (blur, a slanted view) but score low.
     """
-    pips = find_pips(gray)
+    pips = [p for p in find_pips(gray) if p.elongation <= MAX_ELONGATION]
     fits = []
-    round_pips = [p for p in pips if p.elongation <= ROUND]
-    squashed = [p for p in pips if ROUND < p.elongation <= MAX_ELONGATION]
-    for subset in (round_pips, squashed):
-        for group in group_pips(gray, subset):
-            fits.extend(_fit_group(gray, group))
+    for group in group_pips(gray, pips):
+        fits.extend(replace(fit, measured_side=measure_side(gray, fit)) for fit in _fit_group(gray, group))
     return fits
 
 
@@ -168,7 +174,7 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
     scored = [(f, c) for f, c in scored if c >= min_confidence
               and not any(_inside(f.cx, f.cy, d.box) and d.confidence >= c for d in symbols)]
-    scored.sort(key=lambda fc: -fc[1])
+    scored.sort(key=lambda fc: (-round(fc[1], 1), -_pip_size(fc[0])))  # at equal confidence, bigger pips
     # a face whose centre lies on a more confident face is a part of it (or of its side faces)
     kept: list[tuple[FaceFit, float]] = []
     for fit, conf in scored:

@@ -40,13 +40,52 @@ class FaceFit:
     residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
     empty_ok: float  # 0..1: how clearly the empty slots show body, not pip
     pips: tuple[Pip, ...]
+    measured_side: float = 0.0  # face side found by looking for the face's edges, px (0: not found)
 
     @property
     def side(self) -> float:
-        """Estimated face side, px."""
+        """Face side, px: as measured, else estimated from the pips."""
+        if self.measured_side > 0:
+            return self.measured_side
         if self.value == 1:
             return self.pips[0].diameter / ONE_PIP_PER_SIDE
         return self.pitch / PITCH_PER_SIDE
+
+
+def measure_side(gray: np.ndarray, fit: FaceFit) -> float:
+    """Face side in px, from where rays out of the face centre leave the body colour; 0 if unclear.
+
+    Pip layouts differ between dice (pips near the centre or near the edges), so the pitch alone does
+    not tell the face size; the face's own edges do.
+    """
+    body, level = _levels(gray, list(fit.pips))
+    contrast = abs(level - body)
+    if not contrast > 10:
+        return 0.0
+    start = max(p.diameter for p in fit.pips) * 0.6 + (0 if fit.value == 1 else fit.pitch * 1.45)
+    if fit.value == 1:
+        start = fit.pips[0].diameter * 0.75
+    limit = start + max(p.diameter for p in fit.pips) * 4.0
+    radii = np.arange(start, limit, 1.0)
+    count = 16
+    angles = fit.angle + np.arange(count) * (2 * np.pi / count)
+    xs = (fit.cx + np.outer(np.cos(angles), radii)).round().astype(int)
+    ys = (fit.cy + np.outer(np.sin(angles), radii)).round().astype(int)
+    h, w = gray.shape
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    values = gray[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.float32)
+    off = (np.abs(values - body) > max(12.0, 0.2 * contrast)) | ~inside
+    # the first off-body sample on each ray (pips of the face itself were passed by `start`)
+    hit = np.where(off.any(axis=1), off.argmax(axis=1), -1)
+    if (hit < 0).sum() > count // 4:
+        return 0.0  # the face does not end: a die on a table of its own colour
+    reach = radii[hit.clip(0)]
+    # axis rays meet the edge at side / 2, diagonal ones at side / sqrt(2); a low percentile is robust
+    # to rays that slip out at a rounded corner or through a gap
+    axis = reach[0::4].tolist() if fit.value > 1 else []
+    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 30)))
+    low, high = (fit.pitch / 0.4, fit.pitch / 0.12) if fit.value > 1 else (fit.pips[0].diameter * 2.5, 1e9)
+    return side if low <= side <= high else 0.0
 
 
 def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
@@ -108,6 +147,8 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
             big, small = max(a.diameter, b.diameter), min(a.diameter, b.diameter)
             if big > 1.6 * small or max(a.contrast, b.contrast) > 2.0 * min(a.contrast, b.contrast):
                 continue  # a pip of another size or strength: a ghost seen through a translucent die
+            if abs(a.elongation - b.elongation) > 0.3:
+                continue  # one round, one squashed: a top-face pip next to a side-face pip
             d = float(np.hypot(*(xy[i] - xy[j])))
             if d > reach * big or d < 1.1 * small:
                 continue
@@ -222,4 +263,4 @@ def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
     if any(math.isnan(v) for v in outer):
         return 0.0
     edge = sum(abs(v - body) > max(12.0, 0.2 * contrast) for v in outer) / len(outer)
-    return float(np.clip(1.0 - (worst - 0.3) / 0.35, 0.0, 1.0) * np.clip(edge / 0.4, 0.0, 1.0))
+    return float(np.clip(1.0 - (worst - 0.45) / 0.35, 0.0, 1.0) * np.clip(edge / 0.4, 0.0, 1.0))

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+
 
 @dataclass(frozen=True)
 class Pip:
@@ -46,7 +48,7 @@ def _shape(blob: np.ndarray) -> tuple[float, float, float]:
 
 
 def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, max_diameter_px: float,
-           x0: int = 0, y0: int = 0, split: bool = True) -> list[Pip]:
+           x0: int = 0, y0: int = 0, split: bool = True, raw: np.ndarray | None = None) -> list[Pip]:
     """Pips among the outer contours of mask (holes filled: a glare spot in a pip does not break it);
     signed = diff * polarity over the same area. Blobs that look like two or three pips merged by
     blur are thresholded again at a higher level (when split is True)."""
@@ -63,6 +65,8 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             continue
         blob = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob, [contour], 0, 1, -1, offset=(-bx, -by))
+        if raw is not None:  # measure the blob before the opening rounded it (but without its bridges)
+            blob = cv2.dilate(blob, OPEN_KERNEL) & raw[by:by + bh, bx:bx + bw] | blob
         area = int(cv2.countNonZero(blob))
         if area < min_area:
             continue
@@ -80,8 +84,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             level = int(np.percentile(inside, 75) * 0.75)
             sub = ((values > level) & (blob > 0)).astype(np.uint8)
             pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False)
-            if len(pieces) >= 2:
-                pips.extend(pieces)
+            pips.extend(pieces)  # one piece: a pip freed from what it touched
     return pips
 
 
@@ -92,6 +95,7 @@ def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_ar
     pips: list[Pip] = []
     for polarity in (-1, 1):
         signed = diff * polarity
-        mask = (signed > threshold).astype(np.uint8)
-        pips.extend(_blobs(mask, signed, polarity, min_area, max_diameter_px))
+        raw = (signed > threshold).astype(np.uint8)
+        mask = cv2.morphologyEx(raw, cv2.MORPH_OPEN, OPEN_KERNEL)  # cut 1 px bridges and grain lines
+        pips.extend(_blobs(mask, signed, polarity, min_area, max_diameter_px, raw=raw))
     return pips
