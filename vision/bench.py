@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.dice import Die, read_dice
-from vision.errors import ImageReadError
+from vision.images import load_image
 
 
 @dataclass
@@ -101,10 +101,7 @@ def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -
 
 
 def _read_image(path: Path) -> np.ndarray:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ImageReadError(f"cannot read {path}")
-    return image
+    return load_image(path)
 
 
 def bench_labels(folder: Path, limit: int = 0) -> Tally:

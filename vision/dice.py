@@ -64,12 +64,34 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
 
 
+def _kind(fit: FaceFit, colour: str, other_sides: list[float]) -> str:
+    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells (light can make
+    grey look white); alone, only its colour can."""
+    if fit.value > 4 or colour not in ("grey", "white"):
+        return "d6"
+    if other_sides:
+        # against the larger dice around (the other grey die must not be the yardstick)
+        return "grey" if fit.side < 0.85 * float(np.percentile(other_sides, 75)) else "d6"
+    return "grey" if colour == "grey" else "d6"
+
+
 def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def _pip_size(fit: FaceFit) -> float:
     return float(np.median([p.diameter for p in fit.pips]))
+
+
+def _more_on_top(fit: FaceFit, conf: float, other: FaceFit, other_conf: float) -> bool:
+    """Of two faces on one die, the top one has the larger, rounder pips (side faces are seen at a
+    slant); prefer fit over the more confident other only when that is clearly so."""
+    def elongation(f: FaceFit) -> float:
+        return float(np.median([p.elongation for p in f.pips]))
+
+    bigger = _pip_size(fit) >= 1.15 * _pip_size(other)
+    rounder = elongation(fit) <= elongation(other) - 0.15
+    return conf >= 0.5 * other_conf and bigger and rounder
 
 
 def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
@@ -96,9 +118,12 @@ def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
     ratio = np.median(sizes) / fit.pitch if fit.value > 1 else 0.9
     scale = float(np.clip(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15, 0.0, 1.0))
     round_ = float(np.clip(1.0 - (max(p.elongation for p in fit.pips) - 1.45) / 0.75, 0.0, 1.0))
-    conf = geometry * fit.empty_ok * uniform * strong * round_ * scale
-    if fit.value == 1:  # one lone spot is the weakest evidence there is
-        conf *= 0.9
+    solid = float(np.clip((min(p.solidity for p in fit.pips) - 0.82) / 0.1, 0.0, 1.0))  # glyphs are not
+    conf = geometry * fit.empty_ok * uniform * strong * round_ * scale * solid
+    if fit.value == 1:  # one lone spot is the weakest evidence there is: it must at least lie on a face
+        conf *= 0.9 if fit.measured_side > 0 else 0.25
+    elif fit.measured_side == 0:
+        conf *= 0.6  # no die edge found around the pips: a die on its own colour, or print on paper
     h, w = gray.shape
     half = fit.side / 2
     if fit.cx - half < 0 or fit.cy - half < 0 or fit.cx + half > w or fit.cy + half > h:
@@ -107,12 +132,19 @@ def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
 
 
 def _split(group: list[Pip]) -> list[list[Pip]]:
-    """Two touching dice whose seam hides: split the pips into two clusters (k-means on position)."""
-    pts = np.array([(p.x, p.y) for p in group], np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, labels, _ = cv2.kmeans(pts, 2, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    return [[p for p, k in zip(group, labels, strict=True) if k == j] for j in (0, 1)]
+    """Two touching dice whose seam hides: split the pips in two clusters (2-means on position, seeded
+    with the two pips farthest apart, so the result never depends on a random generator)."""
+    pts = np.array([(p.x, p.y) for p in group])
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    i, j = np.unravel_index(int(d.argmax()), d.shape)
+    centres = pts[[i, j]]
+    labels = np.zeros(len(pts), int)
+    for _ in range(8):
+        labels = np.linalg.norm(pts[:, None] - centres[None], axis=2).argmin(axis=1)
+        if labels.min() == labels.max():
+            break
+        centres = np.array([pts[labels == k].mean(axis=0) for k in (0, 1)])
+    return [[p for p, k in zip(group, labels, strict=True) if k == c] for c in (0, 1)]
 
 
 def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceFit]:
@@ -141,7 +173,7 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
     return [best] if best is not None else []
 
 
-def read_pips(gray: np.ndarray) -> list[FaceFit]:
+def read_pips(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:
     """Faces of pip dice in a grey frame, as layout fits (no confidence filtering).
 
     Pips join a face only with pips as round as themselves, so that the slanted pips of a side face
@@ -150,7 +182,9 @@ def read_pips(gray: np.ndarray) -> list[FaceFit]:
     pips = [p for p in find_pips(gray) if p.elongation <= MAX_ELONGATION]
     fits = []
     for group in group_pips(gray, pips):
-        fits.extend(replace(fit, measured_side=measure_side(gray, fit)) for fit in _fit_group(gray, group))
+        for fit in _fit_group(gray, group):
+            side, off_centre = measure_side(frame if frame is not None else cv2.merge([gray] * 3), gray, fit)
+            fits.append(replace(fit, measured_side=side, off_centre=off_centre))
     return fits
 
 
@@ -169,28 +203,25 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
         from vision.treehouse import find_treehouse
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
-    fits = read_pips(gray)
+    fits = read_pips(gray, frame)
     scored = [(fit, _confidence(gray, fit)) for fit in fits]
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
     scored = [(f, c) for f, c in scored if c >= min_confidence
-              and not any(_inside(f.cx, f.cy, d.box) and d.confidence >= c for d in symbols)]
+              and not any(_inside(f.cx, f.cy, d.box) and d.confidence >= min(c, 0.3) for d in symbols)]
     scored.sort(key=lambda fc: (-round(fc[1], 1), -_pip_size(fc[0])))  # at equal confidence, bigger pips
     # a face whose centre lies on a more confident face is a part of it (or of its side faces)
     kept: list[tuple[FaceFit, float]] = []
     for fit, conf in scored:
-        if any(_overlaps(fit, k) for k, _ in kept):
-            continue
-        kept.append((fit, conf))
+        clash = [i for i, (k, _) in enumerate(kept) if _overlaps(fit, k) or _overlaps(k, fit)]
+        if not clash:
+            kept.append((fit, conf))
+        elif len(clash) == 1 and _more_on_top(fit, conf, *kept[clash[0]]):
+            kept[clash[0]] = (fit, conf)
     dice = []
-    sides = [f.side for f, _ in kept if f.value > 1]
-    for fit, conf in kept:
+    for i, (fit, conf) in enumerate(kept):
         colour = colour_name(_body_colour(frame, fit))
-        kind = "d6"
-        if colour == "grey" and fit.value <= 4:
-            others = [s for s in sides if s is not fit.side]
-            if not others or fit.side < 0.85 * float(np.median(others)):
-                kind = "grey"
-        dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
+        others = [k.side for j, (k, c) in enumerate(kept) if j != i and c >= 0.5]
+        dice.append(Die(fit.value, _kind(fit, colour, others), colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
         if not any(_inside(cx, cy, d.box) for d in dice):

@@ -41,6 +41,7 @@ class FaceFit:
     empty_ok: float  # 0..1: how clearly the empty slots show body, not pip
     pips: tuple[Pip, ...]
     measured_side: float = 0.0  # face side found by looking for the face's edges, px (0: not found)
+    off_centre: float = 0.0  # how far the pips sit from the middle of the measured face, in half-sides
 
     @property
     def side(self) -> float:
@@ -52,40 +53,46 @@ class FaceFit:
         return self.pitch / PITCH_PER_SIDE
 
 
-def measure_side(gray: np.ndarray, fit: FaceFit) -> float:
-    """Face side in px, from where rays out of the face centre leave the body colour; 0 if unclear.
+def measure_side(frame: np.ndarray, gray: np.ndarray, fit: FaceFit) -> tuple[float, float]:
+    """(face side px, off-centre) from where rays out of the face centre leave the body colour.
 
-    Pip layouts differ between dice (pips near the centre or near the edges), so the pitch alone does
-    not tell the face size; the face's own edges do.
+    Side 0 means unclear. Colour, not grey level, marks the edge: a red die on green felt can have the
+    felt's grey level. Off-centre compares opposite rays, in half-sides (0: pips in the middle).
     """
     body, level = _levels(gray, list(fit.pips))
     contrast = abs(level - body)
     if not contrast > 10:
-        return 0.0
-    start = max(p.diameter for p in fit.pips) * 0.6 + (0 if fit.value == 1 else fit.pitch * 1.45)
-    if fit.value == 1:
-        start = fit.pips[0].diameter * 0.75
-    limit = start + max(p.diameter for p in fit.pips) * 4.0
-    radii = np.arange(start, limit, 1.0)
+        return 0.0, 0.0
+    biggest = max(p.diameter for p in fit.pips)
+    # start past the pips: along the face axes the outermost pips are one pitch out
+    start = biggest * 0.75 if fit.value == 1 else biggest * 0.6 + fit.pitch
+    radii = np.arange(start, start + biggest * 4.0, 1.0)
     count = 16
     angles = fit.angle + np.arange(count) * (2 * np.pi / count)
     xs = (fit.cx + np.outer(np.cos(angles), radii)).round().astype(int)
     ys = (fit.cy + np.outer(np.sin(angles), radii)).round().astype(int)
     h, w = gray.shape
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    values = gray[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.float32)
-    off = (np.abs(values - body) > max(12.0, 0.2 * contrast)) | ~inside
-    # the first off-body sample on each ray (pips of the face itself were passed by `start`)
+    colours = frame[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.int16)
+    # the body's colour: the median of the first samples of every ray
+    body_bgr = np.median(colours[:, :2].reshape(-1, 3), axis=0)
+    off = (np.abs(colours - body_bgr).max(axis=2) > max(16.0, 0.25 * contrast)) | ~inside
     hit = np.where(off.any(axis=1), off.argmax(axis=1), -1)
     if (hit < 0).sum() > count // 4:
-        return 0.0  # the face does not end: a die on a table of its own colour
+        return 0.0, 0.0  # the face does not end: a die on a table of its own colour
     reach = radii[hit.clip(0)]
-    # axis rays meet the edge at side / 2, diagonal ones at side / sqrt(2); a low percentile is robust
-    # to rays that slip out at a rounded corner or through a gap
+    # axis rays meet the edge at side / 2, diagonal ones further out; a 1 has no known axis, so a low
+    # percentile of all rays stands for the half-side
     axis = reach[0::4].tolist() if fit.value > 1 else []
-    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 30)))
+    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 40)))
     low, high = (fit.pitch / 0.4, fit.pitch / 0.12) if fit.value > 1 else (fit.pips[0].diameter * 2.5, 1e9)
-    return side if low <= side <= high else 0.0
+    if not low <= side <= high:
+        return 0.0, 0.0
+    found = hit >= 0
+    opposite = [abs(reach[i] - reach[i + count // 2]) for i in range(count // 2) if found[i]
+                and found[i + count // 2]]
+    off_centre = float(np.median(opposite)) / (side / 2) if opposite else 0.0
+    return side, off_centre
 
 
 def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
@@ -243,8 +250,8 @@ def _empty_slots_ok(gray: np.ndarray, pips: list[Pip], centre: np.ndarray, angle
 
 
 def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
-    """For a 1: plain body all round the pip (rings at 1.1 and 1.5 pip diameters), and an edge of the
-    face somewhere on a ring at 2.8 diameters (a real die ends; a dark key or a wall does not)."""
+    """For a 1: plain body all round the pip (rings at 1.1 and 1.5 pip diameters). That the face also
+    ends, as a die does, is checked by `measure_side`."""
     body, level = _levels(gray, [pip])
     contrast = abs(level - body)
     if contrast < 1:
@@ -257,10 +264,4 @@ def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
             if math.isnan(v):
                 return 0.0
             worst = max(worst, abs(v - body) / contrast)
-    r = pip.diameter * 2.8
-    outer = [_sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 1)
-             for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
-    if any(math.isnan(v) for v in outer):
-        return 0.0
-    edge = sum(abs(v - body) > max(12.0, 0.2 * contrast) for v in outer) / len(outer)
-    return float(np.clip(1.0 - (worst - 0.45) / 0.35, 0.0, 1.0) * np.clip(edge / 0.4, 0.0, 1.0))
+    return float(np.clip(1.0 - (worst - 0.45) / 0.35, 0.0, 1.0))

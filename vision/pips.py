@@ -27,6 +27,7 @@ class Pip:
     polarity: int  # +1 lighter than its surroundings, -1 darker
     contrast: float  # mean |pip - local mean| over the blob
     elongation: float  # major / minor axis of the blob's ellipse (1 = round)
+    solidity: float = 1.0  # blob area over its convex hull's area (a disk: about 1; a glyph: less)
 
 
 def local_contrast(gray: np.ndarray, window_px: int) -> np.ndarray:
@@ -48,7 +49,8 @@ def _shape(blob: np.ndarray) -> tuple[float, float, float]:
 
 
 def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, max_diameter_px: float,
-           x0: int = 0, y0: int = 0, split: bool = True, raw: np.ndarray | None = None) -> list[Pip]:
+           x0: int = 0, y0: int = 0, split: bool = True, raw: np.ndarray | None = None,
+           threshold: int = 18) -> list[Pip]:
     """Pips among the outer contours of mask (holes filled: a glare spot in a pip does not break it);
     signed = diff * polarity over the same area. Blobs that look like two or three pips merged by
     blur are thresholded again at a higher level (when split is True)."""
@@ -68,27 +70,44 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         if raw is not None:  # measure the blob before the opening rounded it (but without its bridges)
             blob = cv2.dilate(blob, OPEN_KERNEL) & raw[by:by + bh, bx:bx + bw] | blob
         area = int(cv2.countNonZero(blob))
+        if raw is not None and cv2.countNonZero(blob & raw[by:by + bh, bx:bx + bw]) < 0.72 * area:
+            continue  # mostly hole: a ring (the letter o), not a pip with a glint in it
         if area < min_area:
             continue
         fill = area / (bw * bh)
         aspect = longest / max(min(bw, bh), 1)
         values = signed[by:by + bh, bx:bx + bw]
-        if longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2:
-            cx, cy, elongation = _shape(blob)
+        shape_ok = longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2
+        cx, cy, elongation = _shape(blob) if shape_ok else (0.0, 0.0, 99.0)
+        if shape_ok and split and elongation > 1.6:
+            # a pip grown into a dim neighbour (a ghost pip, the die's edge): keep its bright core
+            core = ((values > 0.55 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
+            pieces = _blobs(core, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False,
+                            threshold=threshold)
+            if len(pieces) == 1 and pieces[0].elongation < elongation - 0.3:
+                pips.extend(pieces)
+                continue
+        if shape_ok:
             # the blob is the part past the threshold; the visible pip is a little larger
             diameter = float(2.0 * np.sqrt(area / np.pi)) + 1.0
             contrast = float(values[blob > 0].mean())
-            pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation))
+            if contrast < 0.6 * threshold:
+                continue  # a ring around a pip of the other polarity, filled in
+            hull = cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(contour, True) + 1.0
+            solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
+            pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
+                            solidity))
         elif split and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
             inside = values[blob > 0]
             level = int(np.percentile(inside, 75) * 0.75)
             sub = ((values > level) & (blob > 0)).astype(np.uint8)
-            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False)
+            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False,
+                            threshold=threshold)
             pips.extend(pieces)  # one piece: a pip freed from what it touched
     return pips
 
 
-def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_area: int = 7,
+def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_area: int = 10,
               max_diameter_px: float = 26.0) -> list[Pip]:
     """Round blobs in `gray` that differ from their window_px surroundings by more than threshold."""
     diff = local_contrast(gray, window_px)
@@ -97,5 +116,5 @@ def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_ar
         signed = diff * polarity
         raw = (signed > threshold).astype(np.uint8)
         mask = cv2.morphologyEx(raw, cv2.MORPH_OPEN, OPEN_KERNEL)  # cut 1 px bridges and grain lines
-        pips.extend(_blobs(mask, signed, polarity, min_area, max_diameter_px, raw=raw))
+        pips.extend(_blobs(mask, signed, polarity, min_area, max_diameter_px, raw=raw, threshold=threshold))
     return pips

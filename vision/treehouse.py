@@ -71,8 +71,8 @@ class TreehouseTemplates:
         return ranked[0][0], ranked[0][1], ranked[0][1] - ranked[1][1]
 
 
-def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 160
-               ) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 160,
+               frame: np.ndarray | None = None) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
     """Dark, square regions that hold some light marking: (upright square crop, box) per candidate."""
     dark = float(np.percentile(gray, 5))
     level = max(40.0, min(90.0, dark + 45.0))
@@ -95,6 +95,13 @@ def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 1
         if not 0.04 <= light <= 0.6:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
+        if frame is not None:  # the Treehouse die is black: a dark red or blue die is not one
+            mask = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(mask, [c], 0, 1, -1, offset=(-x, -y))
+            roi = frame[y:y + bh, x:x + bw][(mask > 0) & (gray[y:y + bh, x:x + bw] < level)]
+            b, g, r = np.median(roi, axis=0) if len(roi) else (0, 0, 0)
+            if max(b, g, r) - min(b, g, r) > 25:
+                continue
         out.append((crop, (x, y, x + bw - 1, y + bh - 1)))
     return out
 
@@ -105,7 +112,7 @@ def find_treehouse(frame: np.ndarray, gray: np.ndarray, templates: TreehouseTemp
     from vision.dice import Die
 
     dice = []
-    for crop, box in face_crops(gray):
+    for crop, box in face_crops(gray, frame=frame):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if any(x1 <= cx <= x2 and y1 <= cy <= y2 for x1, y1, x2, y2 in taken):
             continue

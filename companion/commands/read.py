@@ -34,6 +34,8 @@ def run(args) -> int:
 
     from vision.annotate import annotate
     from vision.dice import read_dice
+    from vision.errors import ImageReadError
+    from vision.images import load_image
 
     templates = _templates(args.data)
     out_dir = Path(args.annotate) if args.annotate else None
@@ -42,9 +44,10 @@ def run(args) -> int:
     failures = 0
     for name in args.images:
         record: dict = {"image": name, "width": None, "height": None, "dice": [], "error": None}
-        image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
-        if image is None:
-            record["error"] = "file not found" if not Path(name).exists() else "not a readable image"
+        try:
+            image = load_image(name)
+        except ImageReadError as err:
+            record["error"] = str(err)
             failures += 1
         else:
             record["height"], record["width"] = image.shape[:2]

@@ -1,0 +1,57 @@
+"""The dice reader on a sample of the real labelled photos (read from ../shared/datasets)."""
+
+import csv
+from collections import defaultdict
+
+import cv2
+import numpy as np
+
+from vision.bench import Label, match
+from vision.dice import read_dice
+
+
+def test_wood_photos_sample(datasets):
+    folder = datasets / "wood-white-train"
+    rows = defaultdict(list)
+    with open(folder / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            box = tuple(int(row[k]) for k in ("x1", "y1", "x2", "y2"))
+            rows[row["image"]].append(Label(int(row["value"]), box))
+    names = sorted(rows)[::8]  # every 8th photo: all six values, about 40 photos
+    right = total = 0
+    for name in names:
+        image = cv2.imread(str(folder / "images" / name))
+        paired, _ = match(rows[name], read_dice(image))
+        total += len(paired)
+        pairs = zip(rows[name], paired, strict=True)
+        right += sum(d is not None and d.value == lab.value for lab, d in pairs)
+    assert right / total >= 0.9
+
+
+def test_casino_crops_sample(datasets):
+    folder = datasets / "casino-crops-train"
+    with open(folder / "crops.csv", newline="") as f:
+        rows = list(csv.DictReader(f))[::4]
+    right = 0
+    for row in rows:
+        image = cv2.imread(str(folder / row["crop"]))
+        image = cv2.copyMakeBorder(image, 16, 16, 16, 16, cv2.BORDER_CONSTANT,
+                                   value=[int(c) for c in np.median(image[0], axis=0)])
+        dice = read_dice(image)
+        best = max(dice, key=lambda d: d.confidence, default=None)
+        right += best is not None and best.value == int(row["value"])
+    assert right / len(rows) >= 0.45
+
+
+def test_a_corrupt_image_file_is_a_clear_error(tmp_path):
+    import pytest
+
+    from vision.errors import ImageReadError
+    from vision.images import load_image
+
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8\xff not really a jpeg")
+    with pytest.raises(ImageReadError, match="broken.jpg: not a readable image"):
+        load_image(bad)
+    with pytest.raises(ValueError, match="no such file"):
+        load_image(tmp_path / "missing.png")

@@ -1,0 +1,83 @@
+"""The dice reader on seeded rendered scenes: thresholds sit just under the measured accuracy, so a
+regression fails them."""
+
+import numpy as np
+import pytest
+
+from vision.bench import Label, match
+from vision.dice import read_dice
+from vision.render import DieSpec, render_scene
+from vision.treehouse import TreehouseTemplates
+
+TEMPLATES = TreehouseTemplates.default()
+
+
+def _score(seeds, variations=True):
+    right = total = wrong_conf = 0
+    confidences_right, confidences_wrong = [], []
+    for seed in seeds:
+        image, truth = render_scene(np.random.default_rng(seed), variations=variations)
+        dice = read_dice(image, treehouse=TEMPLATES)
+        paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], dice)
+        for t, d in zip(truth, paired, strict=True):
+            total += 1
+            if d is not None and d.value == t.value and d.kind == t.kind:
+                right += 1
+                confidences_right.append(d.confidence)
+            elif d is not None:
+                wrong_conf += 1
+                confidences_wrong.append(d.confidence)
+    return right / total, confidences_right, confidences_wrong
+
+
+def test_reader_reads_clean_rendered_scenes():
+    accuracy, _, _ = _score(range(1000, 1040), variations=False)
+    assert accuracy >= 0.95
+
+
+def test_reader_reads_rendered_scenes_with_every_variation():
+    accuracy, right, wrong = _score(range(2000, 2060))
+    assert accuracy >= 0.78
+    # honest confidence: wrong readings are, on average, much less sure than right ones
+    if wrong:
+        assert np.mean(wrong) < np.mean(right) - 0.15
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("style", ["white", "black", "yellow", "red", "translucent-blue"])
+def test_each_face_of_each_colour_is_read(value, style):
+    image, truth = render_scene(np.random.default_rng(value), [DieSpec("d6", style, value)], variations=False)
+    dice = read_dice(image)
+    assert [d.value for d in dice] == [value]
+    assert dice[0].confidence > 0.5
+    x1, y1, x2, y2 = truth[0].box
+    cx, cy = (dice[0].box[0] + dice[0].box[2]) / 2, (dice[0].box[1] + dice[0].box[3]) / 2
+    assert x1 <= cx <= x2 and y1 <= cy <= y2
+
+
+def test_grey_die_is_told_from_d6_by_size_and_colour():
+    specs = [DieSpec("d6", "white", 5), DieSpec("d6", "black", 6), DieSpec("grey", "grey", 3)]
+    image, _ = render_scene(np.random.default_rng(8), specs, variations=False, side_px=56)
+    kinds = sorted((d.kind, d.value) for d in read_dice(image))
+    assert kinds == [("d6", 5), ("d6", 6), ("grey", 3)]
+
+
+@pytest.mark.parametrize("face", ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"])
+def test_treehouse_die_is_read_with_the_default_templates(face):
+    image, _ = render_scene(np.random.default_rng(4), [DieSpec("treehouse", "treehouse", face)],
+                            variations=False, side_px=60)
+    dice = read_dice(image, treehouse=TEMPLATES)
+    assert [(d.kind, d.value) for d in dice] == [("treehouse", face)]
+
+
+def test_empty_table_with_clutter_gives_no_confident_die():
+    confident = 0
+    for seed in range(30):
+        image, _ = render_scene(np.random.default_rng(seed), [])
+        confident += sum(d.confidence >= 0.5 for d in read_dice(image, treehouse=TEMPLATES))
+    assert confident <= 2
+
+
+def test_reader_refuses_what_is_not_a_bgr_image():
+    with pytest.raises(ValueError):
+        read_dice(np.zeros((10, 10), np.uint8))

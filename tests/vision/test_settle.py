@@ -1,0 +1,81 @@
+"""The settle detector on rendered sequences: a roll is 'settled' only when dice lie still long enough."""
+
+import numpy as np
+
+from vision.render import DieSpec, background, render_scene
+from vision.settle import SettleDetector
+
+SPECS = [DieSpec("d6", "white", 3), DieSpec("d6", "red", 5)]
+
+
+def _table(seed=1):
+    rng = np.random.default_rng(seed)
+    return rng, background(rng, 640, 480, clutter=False)
+
+
+def _dice(rng, table, specs=SPECS):
+    return render_scene(rng, specs, variations=False, backdrop=table)[0]
+
+
+def _hand(frame):
+    out = frame.copy()
+    out[300:, 250:420] = (120, 150, 205)  # a forearm reaching in from the bottom edge
+    return out
+
+
+def _feed(detector, frames, step_ms=50, start_ms=0):
+    states = []
+    for i, frame in enumerate(frames):
+        detector.update(frame, start_ms + i * step_ms)
+        states.append(detector.state)
+    return states
+
+
+def test_empty_tray_never_settles():
+    _, table = _table()
+    detector = SettleDetector(settle_ms=300)
+    states = _feed(detector, [table] * 30)
+    assert "settled" not in states and states[-1] == "empty"
+
+
+def test_a_roll_settles_after_settle_ms_of_stillness():
+    rng, table = _table()
+    detector = SettleDetector(settle_ms=400)
+    tumbling = [_dice(rng, table) for _ in range(8)]  # the dice land somewhere new in each frame
+    rest = _dice(rng, table)
+    states = _feed(detector, [table] * 12 + tumbling + [rest] * 20)
+    assert states[11] == "empty"
+    assert set(states[13:20]) == {"moving"}
+    first = states.index("settled")
+    # the dice came to rest at frame 20; 400 ms at 50 ms per frame is 8 frames later
+    assert 20 + 8 <= first <= 20 + 9
+    assert set(states[first:]) == {"settled"}
+
+
+def test_a_hand_in_the_tray_is_not_settled_even_when_still():
+    rng, table = _table()
+    detector = SettleDetector(settle_ms=300)
+    rest = _dice(rng, table)
+    states = _feed(detector, [table] * 12 + [_hand(rest)] * 20)
+    assert "settled" not in states[12:]
+    assert states[-1] == "hand"
+    # once the hand leaves, the dice settle
+    more = _feed(detector, [rest] * 12, start_ms=32 * 50)
+    assert more[-1] == "settled"
+
+
+def test_dice_already_in_the_tray_at_start_settle_once_read():
+    rng, table = _table(2)
+    detector = SettleDetector(settle_ms=300)
+    assert detector.update(_dice(rng, table), 0) is False
+    states = _feed(detector, [_dice(np.random.default_rng(9), table)] * 12, start_ms=50)
+    assert states[-1] == "settled"
+
+
+def test_set_empty_then_small_grey_die_counts_as_not_empty():
+    rng, table = _table(3)
+    detector = SettleDetector(settle_ms=200)
+    detector.set_empty(table)
+    frame = _dice(rng, table, [DieSpec("grey", "grey", 2)])
+    states = _feed(detector, [frame] * 10)
+    assert states[-1] == "settled"
