@@ -1,0 +1,91 @@
+"""`companion read` and `companion bench vision`, run through the real command-line entry point."""
+
+import json
+
+import cv2
+import numpy as np
+
+from companion.cli import main
+from vision.render import DieSpec, render_scene
+
+
+def _photo(tmp_path, name, specs, seed=3):
+    image, truth = render_scene(np.random.default_rng(seed), specs, variations=False)
+    path = tmp_path / name
+    cv2.imwrite(str(path), image)
+    return path, truth
+
+
+def test_read_json_prints_one_line_per_image_and_survives_an_unreadable_file(tmp_path, capsys):
+    good, truth = _photo(tmp_path, "roll.png", [DieSpec("d6", "white", 4), DieSpec("d6", "red", 2)])
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not an image")
+    code = main(["read", str(broken), str(good), "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1  # one file could not be read
+    assert lines[0]["image"] == str(broken) and "not a readable image" in lines[0]["error"]
+    assert lines[0]["dice"] == []
+    record = lines[1]
+    assert record["error"] is None and (record["width"], record["height"]) == (640, 480)
+    assert sorted(d["value"] for d in record["dice"]) == [2, 4]
+    for die in record["dice"]:
+        assert set(die) == {"value", "kind", "colour", "box", "confidence"}
+        assert die["kind"] == "d6" and 0 <= die["confidence"] <= 1 and len(die["box"]) == 4
+    assert {d["colour"] for d in record["dice"]} == {"white", "red"}
+
+
+def test_read_annotate_writes_a_boxed_copy(tmp_path, capsys):
+    good, _ = _photo(tmp_path, "roll.png", [DieSpec("d6", "black", 5)])
+    out = tmp_path / "annotated"
+    assert main(["read", str(good), "--annotate", str(out)]) == 0
+    assert "5 (d6, black" in capsys.readouterr().out
+    written = cv2.imread(str(out / "roll.annotated.png"))
+    original = cv2.imread(str(good))
+    assert written.shape == original.shape and not np.array_equal(written, original)
+
+
+def test_read_of_a_missing_file_reports_it(tmp_path, capsys):
+    assert main(["read", str(tmp_path / "nope.jpg")]) == 1
+    assert "no such file" in capsys.readouterr().out
+
+
+def test_bench_vision_on_rendered_scenes_prints_the_figures(capsys):
+    assert main(["bench", "vision", "render:3"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("dice right:", "photos right:", "false dice/photo:", "median ms/frame:"):
+        assert figure in out
+
+
+def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    specs = [DieSpec("d6", "white", 3), DieSpec("d6", "yellow", 6)]
+    path, truth = _photo(tmp_path / "images", "a.png", specs)
+    rows = ["image,width,height,die,value,x1,y1,x2,y2"]
+    rows += [f"a.png,640,480,{i},{t.value},{','.join(map(str, t.box))}" for i, t in enumerate(truth)]
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    assert main(["bench", "vision", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "dice right:      2/2" in out and "photos right:    1/1" in out
+
+
+def test_calibrate_treehouse_captures_six_faces_from_the_synthetic_camera(tmp_path):
+    from companion.commands.calibrate import capture_faces
+    from vision.sources import SyntheticSource
+    from vision.symbols import TREEHOUSE_FACES
+    from vision.treehouse import TreehouseTemplates, load_treehouse_faces
+
+    camera = SyntheticSource(fps=0, roll_s=0, seed=2)
+
+    def show(prompt):  # the player puts the die down with the asked face up
+        face = next(f for f in TREEHOUSE_FACES if f" {f} up" in prompt)
+        camera.show([DieSpec("treehouse", "treehouse", face)])
+
+    crops = capture_faces(camera, ask=show)
+    assert sorted(crops) == sorted(TREEHOUSE_FACES)
+    TreehouseTemplates(crops).save(tmp_path / "treehouse", crops)
+    templates = load_treehouse_faces(tmp_path)
+    for face in TREEHOUSE_FACES:
+        camera.show([DieSpec("treehouse", "treehouse", face)])
+        from vision.dice import read_dice
+
+        assert [d.value for d in read_dice(camera.read(), treehouse=templates)] == [face]
