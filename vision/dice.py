@@ -64,15 +64,22 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
 
 
-def _kind(fit: FaceFit, colour: str, other_sides: list[float]) -> str:
-    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells (light can make
-    grey look white); alone, only its colour can."""
+def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
+    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells: both its face
+    and its pips are smaller (light can make grey look white, so a white-looking die must be clearly
+    smaller). Alone, only its colour can tell."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    if other_sides:
-        # against the larger dice around (the other grey die must not be the yardstick)
-        return "grey" if fit.side < 0.85 * float(np.percentile(other_sides, 75)) else "d6"
-    return "grey" if colour == "grey" else "d6"
+    if not others:
+        return "grey" if colour == "grey" else "d6"
+    limit = 0.85 if colour == "grey" else 0.76
+    pips = _pip_size(fit) / float(np.percentile([_pip_size(o) for o in others], 75))
+    sides = [o.side for o in others if o.measured_side > 0]
+    measured = sides and fit.measured_side > 0
+    face = fit.side / float(np.percentile(sides, 75)) if measured else pips
+    if colour == "grey":
+        return "grey" if min(pips, face) < limit else "d6"
+    return "grey" if max(pips, face) < limit else "d6"
 
 
 def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
@@ -220,7 +227,7 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
     dice = []
     for i, (fit, conf) in enumerate(kept):
         colour = colour_name(_body_colour(frame, fit))
-        others = [k.side for j, (k, c) in enumerate(kept) if j != i and c >= 0.5]
+        others = [k for j, (k, c) in enumerate(kept) if j != i and c >= 0.5]
         dice.append(Die(fit.value, _kind(fit, colour, others), colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
