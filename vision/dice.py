@@ -214,7 +214,8 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
     scored = [(fit, _confidence(gray, fit)) for fit in fits]
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
     scored = [(f, c) for f, c in scored if c >= min_confidence
-              and not any(_inside(f.cx, f.cy, d.box) and d.confidence >= min(c, 0.3) for d in symbols)]
+              and not any(_inside(f.cx, f.cy, d.box) and (d.confidence >= c or f.value == 1
+                                                          and d.confidence >= 0.3) for d in symbols)]
     scored.sort(key=lambda fc: (-round(fc[1], 1), -_pip_size(fc[0])))  # at equal confidence, bigger pips
     # a face whose centre lies on a more confident face is a part of it (or of its side faces)
     kept: list[tuple[FaceFit, float]] = []

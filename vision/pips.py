@@ -81,10 +81,10 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         cx, cy, elongation = _shape(blob) if shape_ok else (0.0, 0.0, 99.0)
         if shape_ok and split and elongation > 1.6:
             # a pip grown into a dim neighbour (a ghost pip, the die's edge): keep its bright core
-            core = ((values > 0.55 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
+            core = ((values > 0.7 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
             pieces = _blobs(core, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False,
                             threshold=threshold)
-            if len(pieces) == 1 and pieces[0].elongation < elongation - 0.3:
+            if len(pieces) == 1 and pieces[0].elongation < elongation - 0.2:
                 pips.extend(pieces)
                 continue
         if shape_ok:

@@ -17,7 +17,11 @@ PATCH_PX = 32  # templates and face crops are compared at this size
 
 
 def _normalise(patch: np.ndarray) -> np.ndarray:
+    """The middle 76 % of a face (the symbol, not the rim): PATCH_PX square, softened, unit norm."""
+    h, w = patch.shape[:2]
+    patch = patch[round(h * 0.12):round(h * 0.88), round(w * 0.12):round(w * 0.88)]
     p = cv2.resize(patch, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
+    p = cv2.GaussianBlur(p, (0, 0), 1.0)
     p -= p.mean()
     norm = float(np.linalg.norm(p))
     return p / norm if norm > 1e-6 else p
@@ -73,37 +77,86 @@ class TreehouseTemplates:
 
 def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 160,
                frame: np.ndarray | None = None) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
-    """Dark, square regions that hold some light marking: (upright square crop, box) per candidate."""
-    dark = float(np.percentile(gray, 5))
-    level = max(40.0, min(90.0, dark + 45.0))
-    mask = (gray < level).astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    """Light symbols on a dark face: (upright square crop of the face, box px) per candidate.
+
+    Found symbol first (a light mark, its strokes joined, with dark body all round), then the face by
+    rays from the symbol's centre to where the dark body ends (the rim, or the table); so a black
+    table or a touching die does not hide the face, as a dark-region search would.
+    """
+    contrast = gray.astype(np.int16) - cv2.blur(gray, (41, 41)).astype(np.int16)
+    light = ((contrast > 40) & (gray > 110)).astype(np.uint8)
+    joined = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = gray.shape
     out = []
     for c in contours:
-        area = cv2.contourArea(c)
-        if area < min_side_px ** 2 * 0.7 or area > max_side_px ** 2:
-            continue
-        (cx, cy), (w, h), angle = cv2.minAreaRect(c)
-        if min(w, h) < min_side_px or max(w, h) > 1.3 * min(w, h) or area < 0.8 * w * h:
-            continue
-        side = (w + h) / 2
-        rot = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-        rot[:, 2] += (side / 2 - cx, side / 2 - cy)
-        crop = cv2.warpAffine(gray, rot, (int(round(side)), int(round(side))))
-        inner = crop[int(side * 0.1):int(side * 0.9), int(side * 0.1):int(side * 0.9)]
-        light = float((inner > level + 60).mean()) if inner.size else 0.0
-        if not 0.04 <= light <= 0.6:
-            continue
         x, y, bw, bh = cv2.boundingRect(c)
+        extent = max(bw, bh)
+        if not 0.3 * min_side_px <= extent <= 0.85 * max_side_px or cv2.contourArea(c) < 20:
+            continue
+        cx, cy = x + bw / 2, y + bh / 2
+        face = _face_from_rays(gray, cx, cy, extent)
+        if face is None:
+            continue
+        (fx, fy), side, angle, body = face
+        if not (min_side_px <= side <= max_side_px and 1.1 * extent <= side <= 3.2 * extent):
+            continue
         if frame is not None:  # the Treehouse die is black: a dark red or blue die is not one
-            mask = np.zeros((bh, bw), np.uint8)
-            cv2.drawContours(mask, [c], 0, 1, -1, offset=(-x, -y))
-            roi = frame[y:y + bh, x:x + bw][(mask > 0) & (gray[y:y + bh, x:x + bw] < level)]
-            b, g, r = np.median(roi, axis=0) if len(roi) else (0, 0, 0)
-            if max(b, g, r) - min(b, g, r) > 25:
+            ring = _ring(frame, fx, fy, side * 0.42)
+            if len(ring) == 0:
                 continue
-        out.append((crop, (x, y, x + bw - 1, y + bh - 1)))
+            b, g, r = np.median(ring, axis=0)
+            if max(b, g, r) - min(b, g, r) > 25 or max(b, g, r) > 110:
+                continue
+        rot = cv2.getRotationMatrix2D((fx, fy), angle, 1.0)
+        rot[:, 2] += (side / 2 - fx, side / 2 - fy)
+        crop = cv2.warpAffine(gray, rot, (int(round(side)), int(round(side))))
+        half = side / 2
+        box = (int(max(0, fx - half)), int(max(0, fy - half)), int(min(w - 1, fx + half)),
+               int(min(h - 1, fy + half)))
+        out.append((crop, box))
     return out
+
+
+def _ring(image: np.ndarray, x: float, y: float, r: float, count: int = 16) -> np.ndarray:
+    """Pixels on a circle of radius r px around (x, y), those inside the image."""
+    a = np.arange(count) * 2 * np.pi / count
+    xs, ys = (x + r * np.cos(a)).round().astype(int), (y + r * np.sin(a)).round().astype(int)
+    ok = (xs >= 0) & (xs < image.shape[1]) & (ys >= 0) & (ys < image.shape[0])
+    return image[ys[ok], xs[ok]]
+
+
+def _face_from_rays(gray: np.ndarray, cx: float, cy: float, extent: float):
+    """((x, y), side, angle, body level) of the dark face around a symbol, or None."""
+    count = 24
+    angles = np.arange(count) * 2 * np.pi / count
+    radii = np.arange(extent * 0.5, extent * 2.2, 1.0)
+    xs = (cx + np.outer(np.cos(angles), radii)).round().astype(int)
+    ys = (cy + np.outer(np.sin(angles), radii)).round().astype(int)
+    h, w = gray.shape
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    values = gray[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.int16)
+    body = float(np.percentile(values[inside], 25)) if inside.any() else 255.0
+    if body > 90:
+        return None
+    dark = (values < body + 35) & inside
+    ends = []
+    for k in range(count):
+        row = dark[k]
+        first = int(row.argmax()) if row.any() else -1  # past the symbol's strokes
+        if first < 0:
+            continue
+        rest = ~row[first:]
+        if not rest.any():
+            continue  # the dark goes on: no edge on this ray
+        stop = first + int(rest.argmax())
+        ends.append((xs[k, stop], ys[k, stop]))
+    if len(ends) < count * 0.6:
+        return None
+    (fx, fy), (rw, rh), angle = cv2.minAreaRect(np.array(ends, np.float32))
+    if min(rw, rh) < 1 or max(rw, rh) > 1.35 * min(rw, rh):
+        return None
+    return (fx, fy), (rw + rh) / 2 + 2, angle, body
 
 
 def find_treehouse(frame: np.ndarray, gray: np.ndarray, templates: TreehouseTemplates,
