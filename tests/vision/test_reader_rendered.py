@@ -24,7 +24,7 @@ def _score(seeds, variations=True):
             if d is not None and d.value == t.value and d.kind == t.kind:
                 right += 1
                 confidences_right.append(d.confidence)
-            elif d is not None:
+            elif d is not None and d.value != t.value:  # honesty is about the value read
                 wrong_conf += 1
                 confidences_wrong.append(d.confidence)
     return right / total, confidences_right, confidences_wrong
