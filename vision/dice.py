@@ -113,7 +113,7 @@ def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
     return beside and (_pip_size(fit) < 0.75 * _pip_size(other) or bool(squashed))
 
 
-def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
+def _confidence(gray: np.ndarray, fit: FaceFit, assume_edges: bool = False) -> float:
     """0..1 from layout residual, empty slots, pip size agreement and pip contrast."""
     geometry = float(np.clip(1.0 - (fit.residual - 0.15) / 0.3, 0.0, 1.0))
     sizes = np.array([p.diameter for p in fit.pips])
@@ -125,11 +125,12 @@ def _confidence(gray: np.ndarray, fit: FaceFit) -> float:
     ratio = np.median(sizes) / fit.pitch if fit.value > 1 else 0.9
     scale = float(np.clip(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15, 0.0, 1.0))
     round_ = float(np.clip(1.0 - (max(p.elongation for p in fit.pips) - 1.45) / 0.75, 0.0, 1.0))
-    solid = float(np.clip((min(p.solidity for p in fit.pips) - 0.82) / 0.1, 0.0, 1.0))  # glyphs are not
+    solid = float(np.clip((np.median([p.solidity for p in fit.pips]) - 0.6) / 0.2, 0.0, 1.0))  # not glyphs
     conf = geometry * fit.empty_ok * uniform * strong * round_ * scale * solid
+    edges = assume_edges or fit.measured_side > 0
     if fit.value == 1:  # one lone spot is the weakest evidence there is: it must at least lie on a face
-        conf *= 0.9 if fit.measured_side > 0 else 0.25
-    elif fit.measured_side == 0:
+        conf *= 0.9 if edges else 0.25
+    elif not edges:
         conf *= 0.6  # no die edge found around the pips: a die on its own colour, or print on paper
     h, w = gray.shape
     half = fit.side / 2
@@ -180,26 +181,35 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
     return [best] if best is not None else []
 
 
-def read_pips(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:
-    """Faces of pip dice in a grey frame, as layout fits (no confidence filtering).
+def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence: float = 0.0
+              ) -> list[tuple[FaceFit, float]]:
+    """Faces of pip dice in a grey frame with their confidence, those at or above min_confidence.
 
     Pips join a face only with pips as round as themselves, so that the slanted pips of a side face
     never join the top face next to them; squashed faces still count (blur, a slanted view) but score low.
+    The face's edges are looked for only on faces that could still pass (it is the costly step).
     """
     pips = [p for p in find_pips(gray) if p.elongation <= MAX_ELONGATION]
-    fits = []
+    colour = frame if frame is not None else cv2.merge([gray] * 3)
+    out = []
     for group in group_pips(gray, pips):
         for fit in _fit_group(gray, group):
-            side, off_centre = measure_side(frame if frame is not None else cv2.merge([gray] * 3), gray, fit)
-            fits.append(replace(fit, measured_side=side, off_centre=off_centre))
-    return fits
+            if _confidence(gray, fit, assume_edges=True) < min_confidence:
+                continue  # even with clear edges it would not pass
+            side, off_centre = measure_side(colour, gray, fit)
+            fit = replace(fit, measured_side=side, off_centre=off_centre)
+            conf = _confidence(gray, fit)
+            if conf >= min_confidence:
+                out.append((fit, conf))
+    return out
 
 
-def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -> list[Die]:
+def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -> list[Die]:
     """All dice in a BGR frame, most confident first.
 
     treehouse: a `vision.treehouse.TreehouseTemplates` to also read the Treehouse die, or None.
-    min_confidence: drop readings below this (0..1); keep it low, the caller shows doubt to people.
+    min_confidence: drop readings below this (0..1): below 0.3 a "die" is more often print, a key or a
+        side face than a die. Between it and about 0.6 the caller should show the reading as unsure.
     """
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError("read_dice needs a BGR image of shape (height, width, 3)")
@@ -210,12 +220,13 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.05) -
         from vision.treehouse import find_treehouse
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
-    fits = read_pips(gray, frame)
-    scored = [(fit, _confidence(gray, fit)) for fit in fits]
+    scored = read_pips(gray, frame, min_confidence)
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
-    scored = [(f, c) for f, c in scored if c >= min_confidence
-              and not any(_inside(f.cx, f.cy, d.box) and (d.confidence >= c or f.value == 1
-                                                          and d.confidence >= 0.3) for d in symbols)]
+    def under_symbol(f: FaceFit, c: float) -> bool:
+        return any(_inside(f.cx, f.cy, d.box) and (d.confidence >= c or f.value == 1 and d.confidence >= 0.3)
+                   for d in symbols)
+
+    scored = [(f, c) for f, c in scored if not under_symbol(f, c)]
     scored.sort(key=lambda fc: (-round(fc[1], 1), -_pip_size(fc[0])))  # at equal confidence, bigger pips
     # a face whose centre lies on a more confident face is a part of it (or of its side faces)
     kept: list[tuple[FaceFit, float]] = []

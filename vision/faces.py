@@ -96,24 +96,41 @@ def measure_side(frame: np.ndarray, gray: np.ndarray, fit: FaceFit) -> tuple[flo
 
 
 def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
+    """Grey level at (x, y) px (mean of a (2r+1)^2 square); NaN outside the image."""
     h, w = gray.shape
-    xi, yi = int(round(x)), int(round(y))
+    xi, yi = int(x + 0.5), int(y + 0.5)
     if not (r <= xi < w - r and r <= yi < h - r):
         return float("nan")
-    return float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].mean())
+    if r == 0:
+        return float(gray[yi, xi])
+    return float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].sum()) / (2 * r + 1) ** 2
+
+
+_RING_12 = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+_COS_12, _SIN_12 = np.cos(_RING_12), np.sin(_RING_12)
+
+
+def _ring_values(gray: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
+    """Grey levels at 12 points on a circle of radius r px; NaN where outside the image."""
+    h, w = gray.shape
+    xs = (x + r * _COS_12 + 0.5).astype(int)
+    ys = (y + r * _SIN_12 + 0.5).astype(int)
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    out = np.full(12, np.nan)
+    out[ok] = gray[ys[ok], xs[ok]]
+    return out
 
 
 def body_level(gray: np.ndarray, pip: Pip, ring: float = 0.85) -> float:
     """Grey level of the die body next to a pip: on a ring just outside it (ring in pip diameters from
     its centre), taking the side of the ring away from the pip's level, since on fat-pip dice part of
     the ring falls on neighbouring pips."""
-    r = pip.diameter * ring
-    values = [_sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 0)
-              for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
-    values = [v for v in values if not math.isnan(v)]
-    if not values:
+    values = _ring_values(gray, pip.x, pip.y, pip.diameter * ring)
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
         return float("nan")
-    return float(np.percentile(values, 30 if pip.polarity > 0 else 70))
+    values.sort()
+    return float(values[int(round((len(values) - 1) * (0.3 if pip.polarity > 0 else 0.7)))])
 
 
 def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
@@ -122,14 +139,16 @@ def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: 
     dist = math.hypot(b.x - a.x, b.y - a.y)
     contrast = abs(body - pip_level)
     steps = max(4, int(dist / 2))
-    for t in np.linspace(0, 1, steps + 1)[1:-1]:
-        x, y = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
-        if any(math.hypot(x - p.x, y - p.y) < p.diameter * 0.75 for p in (a, b, *others)):
-            continue
-        v = _sample(gray, x, y, 0)
-        if math.isnan(v) or abs(v - body) > 0.5 * contrast:
-            return False
-    return True
+    t = np.linspace(0, 1, steps + 1)[1:-1]
+    xs, ys = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
+    free = np.ones(len(t), bool)
+    for p in (a, b, *others):  # points on a pip of the face do not count
+        free &= (xs - p.x) ** 2 + (ys - p.y) ** 2 >= (p.diameter * 0.75) ** 2
+    h, w = gray.shape
+    xi, yi = (xs[free] + 0.5).astype(int), (ys[free] + 0.5).astype(int)
+    if ((xi < 0) | (xi >= w) | (yi < 0) | (yi >= h)).any():
+        return False
+    return bool((np.abs(gray[yi, xi].astype(np.float64) - body) <= 0.5 * contrast).all())
 
 
 def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[list[Pip]]:
@@ -221,10 +240,17 @@ def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
                    _empty_slots_ok(gray, pips, centre, angle, pitch, n), tuple(pips))
 
 
+def _median(values: list[float]) -> float:
+    values = sorted(v for v in values if v == v)  # NaN != NaN
+    if not values:
+        return float("nan")
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
 def _levels(gray: np.ndarray, pips: list[Pip]) -> tuple[float, float]:
-    body = float(np.nanmedian([body_level(gray, p) for p in pips]))
-    pip = float(np.nanmedian([_sample(gray, p.x, p.y, 0) for p in pips]))
-    return body, pip
+    """(body, pip) grey levels of a face: medians over its pips."""
+    return _median([body_level(gray, p) for p in pips]), _median([_sample(gray, p.x, p.y, 0) for p in pips])
 
 
 def _empty_slots_ok(gray: np.ndarray, pips: list[Pip], centre: np.ndarray, angle: float, pitch: float,
@@ -256,12 +282,8 @@ def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
     contrast = abs(level - body)
     if contrast < 1:
         return 0.0
-    worst = 0.0
-    for ring in (1.1, 1.5):
-        r = pip.diameter * ring
-        for a in np.linspace(0, 2 * math.pi, 12, endpoint=False):
-            v = _sample(gray, pip.x + r * math.cos(a), pip.y + r * math.sin(a), 0)
-            if math.isnan(v):
-                return 0.0
-            worst = max(worst, abs(v - body) / contrast)
+    values = np.concatenate([_ring_values(gray, pip.x, pip.y, pip.diameter * ring) for ring in (1.1, 1.5)])
+    if np.isnan(values).any():
+        return 0.0
+    worst = float(np.abs(values - body).max()) / contrast
     return float(np.clip(1.0 - (worst - 0.45) / 0.35, 0.0, 1.0))
