@@ -105,11 +105,11 @@ def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
     """True when fit's centre or any of its pips lies within other's face (or close to it), or when fit
     has smaller pips and lies just beside other: a side face of the same die, seen at a slant."""
     points = [(fit.cx, fit.cy)] + [(p.x, p.y) for p in fit.pips]
-    if any(math.hypot(x - other.cx, y - other.cy) < 0.62 * other.side for x, y in points):
+    if any(math.hypot(x - other.cx, y - other.cy) < 0.7 * other.side for x, y in points):
         return True
     beside = math.hypot(fit.cx - other.cx, fit.cy - other.cy) < 1.0 * other.side
     elongation = np.median([p.elongation for p in fit.pips])
-    squashed = elongation > np.median([p.elongation for p in other.pips]) + 0.25
+    squashed = elongation > np.median([p.elongation for p in other.pips]) + 0.15
     return beside and (_pip_size(fit) < 0.75 * _pip_size(other) or bool(squashed))
 
 

@@ -173,7 +173,7 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
             big, small = max(a.diameter, b.diameter), min(a.diameter, b.diameter)
             if big > 1.6 * small or max(a.contrast, b.contrast) > 2.0 * min(a.contrast, b.contrast):
                 continue  # a pip of another size or strength: a ghost seen through a translucent die
-            if abs(a.elongation - b.elongation) > 0.3:
+            if abs(a.elongation - b.elongation) > 0.3 or _side_pip_beside(a, b):
                 continue  # one round, one squashed: a top-face pip next to a side-face pip
             d = float(np.hypot(*(xy[i] - xy[j])))
             if d > reach * big or d < 1.1 * small:
@@ -189,6 +189,17 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
     return list(groups.values())
+
+
+def _side_pip_beside(a: Pip, b: Pip) -> bool:
+    """True when the more squashed of two pips is squashed along the line between them: the mark of a
+    side-face pip seen at a slant next to a top-face pip (blur stretches pips along a line instead)."""
+    s, t = (a, b) if a.elongation >= b.elongation else (b, a)
+    if s.elongation < 1.25 or s.elongation - t.elongation < 0.12:
+        return False
+    pair = math.atan2(b.y - a.y, b.x - a.x)
+    off = abs((s.axis - pair + math.pi / 2) % math.pi - math.pi / 2)  # 0: long axis along the pair line
+    return off > math.radians(55)
 
 
 def _orientation(rel: np.ndarray) -> float:

@@ -28,6 +28,7 @@ class Pip:
     contrast: float  # mean |pip - local mean| over the blob
     elongation: float  # major / minor axis of the blob's ellipse (1 = round)
     solidity: float = 1.0  # blob area over its convex hull's area (a disk: about 1; a glyph: less)
+    axis: float = 0.0  # direction of the blob's long axis, radians
 
 
 def local_contrast(gray: np.ndarray, window_px: int) -> np.ndarray:
@@ -36,16 +37,18 @@ def local_contrast(gray: np.ndarray, window_px: int) -> np.ndarray:
     return gray.astype(np.int16) - mean.astype(np.int16)
 
 
-def _shape(blob: np.ndarray) -> tuple[float, float, float]:
-    """Centroid x, y (px, in the blob's frame) and elongation (major / minor axis) of a binary blob."""
+def _shape(blob: np.ndarray) -> tuple[float, float, float, float]:
+    """Centroid x, y (px, in the blob's frame), elongation (major / minor axis) and long-axis direction
+    (radians) of a binary blob."""
     m = cv2.moments(blob, binaryImage=True)
     if m["m00"] == 0:
-        return 0.0, 0.0, 99.0
+        return 0.0, 0.0, 99.0, 0.0
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
     major = (mu20 + mu02) / 2 + common
     minor = max((mu20 + mu02) / 2 - common, 1e-3)
-    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(major / minor))
+    axis = 0.5 * float(np.arctan2(2 * mu11, mu20 - mu02))
+    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(major / minor)), axis
 
 
 def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, max_diameter_px: float,
@@ -78,7 +81,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         aspect = longest / max(min(bw, bh), 1)
         values = signed[by:by + bh, bx:bx + bw]
         shape_ok = longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2
-        cx, cy, elongation = _shape(blob) if shape_ok else (0.0, 0.0, 99.0)
+        cx, cy, elongation, axis = _shape(blob) if shape_ok else (0.0, 0.0, 99.0, 0.0)
         if shape_ok and split and elongation > 1.6:
             # a pip grown into a dim neighbour (a ghost pip, the die's edge): keep its bright core
             core = ((values > 0.7 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
@@ -96,7 +99,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             hull = cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(contour, True) + 1.0
             solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
             pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
-                            solidity))
+                            solidity, axis))
         elif split and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
             inside = values[blob > 0]
             level = int(np.percentile(inside, 75) * 0.75)
