@@ -173,11 +173,22 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
                 break  # nothing odd to drop
             candidate = fit_layout(gray, [p for p in group if p not in dropped])
             if candidate is not None and candidate.residual < 0.3:
-                return [candidate]
+                # a dropped pip may be the 1 of a die touching this one
+                alone = [fit_layout(gray, [p]) for p in dropped if p.elongation <= 1.3]
+                return [candidate, *(f for f in alone if f is not None)]
     if len(group) >= 4 and depth < 2:
         parts = [_fit_group(gray, part, depth + 1) for part in _split(group)]
         if all(parts) and all(f.residual < 0.3 for fits in parts for f in fits):
             return [f for fits in parts for f in fits]
+    if len(group) >= 2 and depth < 2:
+        # a 1 (its pip is larger) touching a die of its colour: read it apart from the others
+        big = max(group, key=lambda p: p.diameter)
+        rest = [p for p in group if p is not big]
+        if big.diameter >= 1.2 * float(np.median([p.diameter for p in rest])):
+            alone = fit_layout(gray, [big])
+            others = _fit_group(gray, rest, depth + 1)
+            if alone is not None and (others or len(rest) == 1):
+                return [alone, *others]
     return [best] if best is not None else []
 
 

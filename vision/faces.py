@@ -84,7 +84,7 @@ def measure_side(frame: np.ndarray, gray: np.ndarray, fit: FaceFit) -> tuple[flo
     # axis rays meet the edge at side / 2, diagonal ones further out; a 1 has no known axis, so a low
     # percentile of all rays stands for the half-side
     axis = reach[0::4].tolist() if fit.value > 1 else []
-    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 40)))
+    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 60)))
     low, high = (fit.pitch / 0.4, fit.pitch / 0.12) if fit.value > 1 else (fit.pips[0].diameter * 2.5, 1e9)
     if not low <= side <= high:
         return 0.0, 0.0
