@@ -65,7 +65,7 @@ def measure_side(frame: np.ndarray, gray: np.ndarray, fit: FaceFit) -> tuple[flo
         return 0.0, 0.0
     biggest = max(p.diameter for p in fit.pips)
     # start past the pips: along the face axes the outermost pips are one pitch out
-    start = biggest * 0.75 if fit.value == 1 else biggest * 0.6 + fit.pitch
+    start = biggest * 1.3 if fit.value == 1 else biggest * 0.6 + fit.pitch
     radii = np.arange(start, start + biggest * 4.0, 1.0)
     count = 16
     angles = fit.angle + np.arange(count) * (2 * np.pi / count)
