@@ -73,7 +73,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         if raw is not None:  # measure the blob before the opening rounded it (but without its bridges)
             blob = cv2.dilate(blob, OPEN_KERNEL) & raw[by:by + bh, bx:bx + bw] | blob
         area = int(cv2.countNonZero(blob))
-        if raw is not None and cv2.countNonZero(blob & raw[by:by + bh, bx:bx + bw]) < 0.72 * area:
+        if raw is not None and cv2.countNonZero(blob & raw[by:by + bh, bx:bx + bw]) < 0.62 * area:
             continue  # mostly hole: a ring (the letter o), not a pip with a glint in it
         if area < min_area:
             continue
