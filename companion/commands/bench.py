@@ -18,8 +18,10 @@ def add_parser(sub) -> None:
         t = targets.add_parser(name, help=text)
         t.set_defaults(handler=lambda args, module=module: importlib.import_module(module).run(args))
         if name == "vision":
-            t.add_argument("folder", help="a folder with labels.csv (+ totals.csv) or crops.csv")
+            t.add_argument("folder", help="a folder with labels.csv (+ totals.csv) or crops.csv, or render:N "
+                           "for N seeded rendered scenes")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
+            t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
         if name == "engine":
             t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
         if name == "web":
