@@ -8,7 +8,8 @@
         dice = read_dice(frame, treehouse=load_treehouse_faces(data_dir))
         photo = annotate(frame, dice)
 
-Names are loaded lazily, so `import vision` stays cheap and never opens a camera.
+Names are loaded lazily, so `import vision` stays cheap and never opens a camera. (No exported
+name may also be a submodule's name: importing the submodule would rebind it.)
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ _EXPORTS = {
     "SettleDetector": "vision.settle",
     "Die": "vision.dice",
     "read_dice": "vision.dice",
-    "annotate": "vision.annotate",
+    "annotate": "vision.drawing",
     "open_source": "vision.sources",
     "FrameSource": "vision.sources",
     "SyntheticSource": "vision.sources",

@@ -32,8 +32,8 @@ def _templates(data: str | None):
 def run(args) -> int:
     import cv2
 
-    from vision.annotate import annotate
     from vision.dice import read_dice
+    from vision.drawing import annotate
     from vision.errors import ImageReadError
     from vision.images import load_image
 

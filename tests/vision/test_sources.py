@@ -183,3 +183,17 @@ def test_a_vanished_camera_sets_an_error_instead_of_crashing():
     assert camera.error is None
     assert camera.wait_newer(camera.latest().number, timeout_s=2) is not None
     camera.close()
+
+
+def test_package_exports_are_the_functions_and_classes_the_table_uses():
+    import vision
+
+    for name in ("CameraThread", "SettleDetector", "annotate", "open_source", "read_dice",
+                 "load_treehouse_faces", "SyntheticSource", "DieSpec"):
+        assert callable(getattr(vision, name)), name
+    from vision import annotate, read_dice  # after the submodules were imported, still the functions
+
+    frame = np.zeros((60, 80, 3), np.uint8)
+    assert annotate(frame, read_dice(frame)).shape == frame.shape
+    assert annotate(frame, [{"value": 3, "kind": "d6", "colour": "red", "box": [5, 5, 30, 30],
+                             "confidence": 0.4}]).shape == frame.shape
