@@ -164,27 +164,31 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
 
     bodies = [body_level(gray, p) for p in pips]
     levels = [_sample(gray, p.x, p.y, 0) for p in pips]
-    xy = np.array([(p.x, p.y) for p in pips]) if pips else np.zeros((0, 2))
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = pips[i], pips[j]
-            if a.polarity != b.polarity:
-                continue
-            big, small = max(a.diameter, b.diameter), min(a.diameter, b.diameter)
-            if big > 1.6 * small or max(a.contrast, b.contrast) > 2.0 * min(a.contrast, b.contrast):
-                continue  # a pip of another size or strength: a ghost seen through a translucent die
-            if abs(a.elongation - b.elongation) > 0.3 or _side_pip_beside(a, b):
-                continue  # one round, one squashed: a top-face pip next to a side-face pip
-            d = float(np.hypot(*(xy[i] - xy[j])))
-            if d > reach * big or d < 1.1 * small:
-                continue
-            if abs(bodies[i] - bodies[j]) > 0.35 * max(abs(bodies[i] - levels[i]), 1.0) + 8:
-                continue
-            near = [p for k, p in enumerate(pips) if k not in (i, j)
-                    and abs(p.x - (a.x + b.x) / 2) < d and abs(p.y - (a.y + b.y) / 2) < d]
-            body = (bodies[i] + bodies[j]) / 2
-            if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near):
-                parent[find(i)] = find(j)
+    if n < 2:
+        return [[p] for p in pips]
+    # cheap tests on every pair at once: same polarity, similar size and strength, near enough
+    v = np.array([(p.x, p.y, p.diameter, p.contrast, p.elongation, p.polarity) for p in pips])
+    dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
+    big = np.maximum(v[:, None, 2], v[None, :, 2])
+    small = np.minimum(v[:, None, 2], v[None, :, 2])
+    strong = np.maximum(v[:, None, 3], v[None, :, 3])
+    weak = np.minimum(v[:, None, 3], v[None, :, 3])
+    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.6 * small) & (strong <= 2.0 * weak)
+    ok &= np.abs(v[:, None, 4] - v[None, :, 4]) <= 0.3  # one round, one squashed: top and side face
+    ok &= (dist <= reach * big) & (dist >= 1.1 * small)
+    for i, j in zip(*np.nonzero(np.triu(ok, 1)), strict=True):
+        a, b = pips[i], pips[j]
+        if _side_pip_beside(a, b):
+            continue  # a top-face pip next to a side-face pip
+        if abs(bodies[i] - bodies[j]) > 0.35 * max(abs(bodies[i] - levels[i]), 1.0) + 8:
+            continue
+        d = dist[i, j]
+        mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+        near = [pips[k] for k in np.nonzero((np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d))[0]
+                if k != i and k != j]
+        body = (bodies[i] + bodies[j]) / 2
+        if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near):
+            parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
