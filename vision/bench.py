@@ -57,24 +57,24 @@ class Tally:
 
 
 def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[Die]]:
-    """Pair each label with a die: the label box centre inside the die box, else the nearest centre
-    within one die size. Returns the die per label (or None) and the dice left over (false dice)."""
-    free = list(dice)
-    paired: list[Die | None] = []
-    for label in labels:
+    """Pair labels with dice one to one: a pair needs the label box centre inside the die box, or the
+    centres nearer than the die's size; the closest pairs are made first. Returns the die per label
+    (or None) and the dice left over (false dice)."""
+    pairs = []
+    for i, label in enumerate(labels):
         lx, ly = (label.box[0] + label.box[2]) / 2, (label.box[1] + label.box[3]) / 2
-        best, best_d = None, math.inf
-        for die in free:
+        for j, die in enumerate(dice):
             x1, y1, x2, y2 = die.box
-            cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-            d = math.hypot(cx - lx, cy - ly)
-            inside = x1 <= lx <= x2 and y1 <= ly <= y2
-            if (inside or d < max(x2 - x1, y2 - y1)) and d < best_d:
-                best, best_d = die, d
-        if best is not None:
-            free.remove(best)
-        paired.append(best)
-    return paired, free
+            d = math.hypot((x1 + x2) / 2 - lx, (y1 + y2) / 2 - ly)
+            if (x1 <= lx <= x2 and y1 <= ly <= y2) or d < max(x2 - x1, y2 - y1):
+                pairs.append((d, i, j))
+    paired: list[Die | None] = [None] * len(labels)
+    used: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if paired[i] is None and j not in used:
+            paired[i] = dice[j]
+            used.add(j)
+    return paired, [d for j, d in enumerate(dice) if j not in used]
 
 
 def _timed_read(image: np.ndarray, treehouse=None) -> tuple[list[Die], float]:
