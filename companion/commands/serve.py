@@ -74,7 +74,7 @@ class Companion:
 
     def _open_camera(self):
         from companion.tray import TrayParts, TrayWatcher
-        from vision.annotate import annotate
+        from vision.drawing import annotate
         from vision.camera import CameraThread
         from vision.dice import Die, read_dice
         from vision.errors import VisionError
