@@ -74,9 +74,9 @@ class Companion:
 
     def _open_camera(self):
         from companion.tray import TrayParts, TrayWatcher
-        from vision.drawing import annotate
         from vision.camera import CameraThread
-        from vision.dice import Die, read_dice
+        from vision.dice import read_dice
+        from vision.drawing import annotate
         from vision.errors import VisionError
         from vision.settle import SettleDetector
         from vision.sources import open_source
@@ -96,12 +96,8 @@ class Companion:
         def read(image):
             return [die.to_json() for die in read_dice(image, treehouse=treehouse)]
 
-        def draw(image, dice):
-            return annotate(image, [Die(d["value"], d["kind"], d["colour"], tuple(d["box"]), d["confidence"])
-                                    for d in dice])
-
         parts = TrayParts(frame=frame, settled=detector.update,
-                          read=read, annotate=draw, thrower=source if hasattr(source, "throw") else None)
+                          read=read, annotate=annotate, thrower=source if hasattr(source, "throw") else None)
         return source.name, camera, TrayWatcher(self.session, parts)
 
     def _open_hardware(self):
