@@ -181,6 +181,14 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
                 # a dropped pip may be the 1 of a die touching this one
                 alone = [fit_layout(gray, [p]) for p in dropped if p.elongation <= 1.3]
                 return [candidate, *(f for f in alone if f is not None)]
+    if len(group) >= 3 and depth < 2:
+        # a top face and the shaded side faces next to it: the top face's pips are the strongest
+        strongest = max(p.contrast for p in group)
+        top = [p for p in group if p.contrast >= 0.72 * strongest]
+        if 1 <= len(top) < len(group):
+            fits = _fit_group(gray, top, depth + 1)
+            if fits and all(f.residual < 0.3 for f in fits):
+                return fits
     if len(group) >= 4 and depth < 2:
         parts = [_fit_group(gray, part, depth + 1) for part in _split(group)]
         if all(parts) and all(f.residual < 0.3 for fits in parts for f in fits):

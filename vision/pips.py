@@ -52,11 +52,12 @@ def _shape(blob: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, max_diameter_px: float,
-           x0: int = 0, y0: int = 0, split: bool = True, raw: np.ndarray | None = None,
+           x0: int = 0, y0: int = 0, depth: int = 0, raw: np.ndarray | None = None,
            threshold: int = 18) -> list[Pip]:
     """Pips among the outer contours of mask (holes filled: a glare spot in a pip does not break it);
-    signed = diff * polarity over the same area. Blobs that look like two or three pips merged by
-    blur are thresholded again at a higher level (when split is True)."""
+    signed = diff * polarity over the same area. Repairs, by depth: blobs that look like pips merged
+    by blur are thresholded again at a higher level (depth 0), and squashed pips grown into a dim
+    neighbour are cut back to their bright core (depth 0 and 1)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     pips: list[Pip] = []
     if hierarchy is None:
@@ -82,12 +83,14 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         values = signed[by:by + bh, bx:bx + bw]
         shape_ok = longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2
         cx, cy, elongation, axis = _shape(blob) if shape_ok else (0.0, 0.0, 99.0, 0.0)
-        if shape_ok and split and elongation > 1.6:
-            # a pip grown into a dim neighbour (a ghost pip, the die's edge): keep its bright core
+        if shape_ok and depth < 2 and elongation > 1.6:
+            # a pip grown into a dim neighbour (a ghost pip, the die's edge), or two pips joined by
+            # blur: keep the bright cores
             core = ((values > 0.7 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
-            pieces = _blobs(core, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False,
+            pieces = _blobs(core, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, depth=2,
                             threshold=threshold)
-            if len(pieces) == 1 and pieces[0].elongation < elongation - 0.2:
+            # one rounder core, or two round pips that blur had joined
+            if pieces and len(pieces) <= 3 and all(p.elongation < elongation - 0.2 for p in pieces):
                 pips.extend(pieces)
                 continue
         if shape_ok:
@@ -100,11 +103,11 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
             pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
                             solidity, axis))
-        elif split and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
+        elif depth == 0 and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
             inside = values[blob > 0]
             level = int(np.percentile(inside, 75) * 0.75)
             sub = ((values > level) & (blob > 0)).astype(np.uint8)
-            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, split=False,
+            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, depth=1,
                             threshold=threshold)
             pips.extend(pieces)  # one piece: a pip freed from what it touched
     return pips
