@@ -216,7 +216,7 @@ def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence:
     pips = [p for p in find_pips(gray) if p.elongation <= MAX_ELONGATION]
     colour = frame if frame is not None else cv2.merge([gray] * 3)
     out = []
-    for group in group_pips(gray, pips):
+    for group in group_pips(gray, pips, frame=frame):
         for fit in _fit_group(gray, group):
             if _confidence(gray, fit, assume_edges=True) < min_confidence:
                 continue  # even with clear edges it would not pass

@@ -133,9 +133,25 @@ def body_level(gray: np.ndarray, pip: Pip, ring: float = 0.85) -> float:
     return float(values[int(round((len(values) - 1) * (0.3 if pip.polarity > 0 else 0.7)))])
 
 
+def body_colour(frame: np.ndarray, pip: Pip, level: float, ring: float = 0.85) -> np.ndarray:
+    """BGR of the die body next to a pip: the ring samples whose grey is nearest the body level."""
+    h, w = frame.shape[:2]
+    r = pip.diameter * ring
+    xs = (pip.x + r * _COS_12 + 0.5).astype(int).clip(0, w - 1)
+    ys = (pip.y + r * _SIN_12 + 0.5).astype(int).clip(0, h - 1)
+    samples = frame[ys, xs].astype(np.float64)
+    grey = samples @ np.array([0.114, 0.587, 0.299])
+    nearest = np.argsort(np.abs(grey - level))[:4]
+    return np.median(samples[nearest], axis=0)
+
+
 def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
-                      others: list[Pip]) -> bool:
-    """True when the straight line between two pips crosses only die body (and other pips)."""
+                      others: list[Pip], frame: np.ndarray | None = None,
+                      colour: np.ndarray | None = None) -> bool:
+    """True when the straight line between two pips crosses only die body (and other pips).
+
+    With the colour frame and the body's BGR, colour must match too: a red die and a green one can
+    have the same grey level."""
     dist = math.hypot(b.x - a.x, b.y - a.y)
     contrast = abs(body - pip_level)
     steps = max(4, int(dist / 2))
@@ -148,11 +164,18 @@ def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: 
     xi, yi = (xs[free] + 0.5).astype(int), (ys[free] + 0.5).astype(int)
     if ((xi < 0) | (xi >= w) | (yi < 0) | (yi >= h)).any():
         return False
-    return bool((np.abs(gray[yi, xi].astype(np.float64) - body) <= 0.5 * contrast).all())
+    if not (np.abs(gray[yi, xi].astype(np.float64) - body) <= 0.5 * contrast).all():
+        return False
+    if frame is None or colour is None:
+        return True
+    off = np.abs(frame[yi, xi].astype(np.float64) - colour).max(axis=1)
+    return bool((off <= max(30.0, 0.5 * contrast)).all())
 
 
-def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[list[Pip]]:
-    """Pips that could share a face: same polarity, similar size, near, joined by body colour."""
+def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
+               frame: np.ndarray | None = None) -> list[list[Pip]]:
+    """Pips that could share a face: same polarity, similar size, near, joined by body colour
+    (grey level, and hue too when the BGR frame is given)."""
     n = len(pips)
     parent = list(range(n))
 
@@ -166,6 +189,7 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
     levels = [_sample(gray, p.x, p.y, 0) for p in pips]
     if n < 2:
         return [[p] for p in pips]
+    colours = [body_colour(frame, p, bodies[k]) for k, p in enumerate(pips)] if frame is not None else None
     # cheap tests on every pair at once: same polarity, similar size and strength, near enough
     v = np.array([(p.x, p.y, p.diameter, p.contrast, p.elongation, p.polarity) for p in pips])
     dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
@@ -173,21 +197,27 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2) -> list[li
     small = np.minimum(v[:, None, 2], v[None, :, 2])
     strong = np.maximum(v[:, None, 3], v[None, :, 3])
     weak = np.minimum(v[:, None, 3], v[None, :, 3])
-    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.6 * small) & (strong <= 2.0 * weak)
+    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.45 * small) & (strong <= 2.0 * weak)
     ok &= np.abs(v[:, None, 4] - v[None, :, 4]) <= 0.3  # one round, one squashed: top and side face
     ok &= (dist <= reach * big) & (dist >= 1.1 * small)
     for i, j in zip(*np.nonzero(np.triu(ok, 1)), strict=True):
         a, b = pips[i], pips[j]
         if _side_pip_beside(a, b):
             continue  # a top-face pip next to a side-face pip
-        if abs(bodies[i] - bodies[j]) > 0.35 * max(abs(bodies[i] - levels[i]), 1.0) + 8:
+        contrast = max(abs(bodies[i] - levels[i]), 1.0)
+        if abs(bodies[i] - bodies[j]) > 0.35 * contrast + 8:
             continue
+        colour = None
+        if colours is not None:
+            if np.abs(colours[i] - colours[j]).max() > 0.5 * contrast + 25:
+                continue  # two dice of different colours
+            colour = (colours[i] + colours[j]) / 2
         d = dist[i, j]
         mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
         near = [pips[k] for k in np.nonzero((np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d))[0]
                 if k != i and k != j]
         body = (bodies[i] + bodies[j]) / 2
-        if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near):
+        if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near, frame, colour):
             parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
