@@ -48,6 +48,8 @@ def run_treehouse(args) -> int:
             crops = capture_faces(source)
     except VisionError as err:
         raise CommandError(str(err)) from err
+    except EOFError:
+        raise CommandError("calibration needs a person at the keyboard to turn the die") from None
     TreehouseTemplates(crops).save(folder, crops)
     print(f"saved {len(crops)} Treehouse faces in {folder}")
     return 0
