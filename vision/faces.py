@@ -231,6 +231,9 @@ def _side_pip_beside(a: Pip, b: Pip) -> bool:
     s, t = (a, b) if a.elongation >= b.elongation else (b, a)
     if s.elongation < 1.25 or s.elongation - t.elongation < 0.12:
         return False
+    apart = abs((s.axis - t.axis + math.pi / 2) % math.pi - math.pi / 2)  # between the long axes
+    if t.elongation >= 1.15 and apart < math.radians(25):
+        return False  # both stretched the same way (the camera's slant, blur): one face
     pair = math.atan2(b.y - a.y, b.x - a.x)
     off = abs((s.axis - pair + math.pi / 2) % math.pi - math.pi / 2)  # 0: long axis along the pair line
     return off > math.radians(55)
