@@ -197,7 +197,7 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
     small = np.minimum(v[:, None, 2], v[None, :, 2])
     strong = np.maximum(v[:, None, 3], v[None, :, 3])
     weak = np.minimum(v[:, None, 3], v[None, :, 3])
-    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.45 * small) & (strong <= 2.0 * weak)
+    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.45 * small) & (strong <= 1.5 * weak)
     ok &= np.abs(v[:, None, 4] - v[None, :, 4]) <= 0.3  # one round, one squashed: top and side face
     ok &= (dist <= reach * big) & (dist >= 1.1 * small)
     for i, j in zip(*np.nonzero(np.triu(ok, 1)), strict=True):
@@ -205,7 +205,7 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
         if _side_pip_beside(a, b):
             continue  # a top-face pip next to a side-face pip
         contrast = max(abs(bodies[i] - levels[i]), 1.0)
-        if abs(bodies[i] - bodies[j]) > 0.35 * contrast + 8:
+        if abs(bodies[i] - bodies[j]) > 0.2 * contrast + 8:
             continue
         colour = None
         if colours is not None:
