@@ -94,6 +94,8 @@ def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 1
         extent = max(bw, bh)
         if not 0.3 * min_side_px <= extent <= 0.85 * max_side_px or cv2.contourArea(c) < 20:
             continue
+        if _is_round_pip(c, light[y:y + bh, x:x + bw], x, y):
+            continue  # a plain round pip: the 1 of a black d6, not a symbol
         cx, cy = x + bw / 2, y + bh / 2
         face = _face_from_rays(gray, cx, cy, extent)
         if face is None:
@@ -116,6 +118,17 @@ def face_crops(gray: np.ndarray, min_side_px: float = 16, max_side_px: float = 1
                int(min(h - 1, fy + half)))
         out.append((crop, box))
     return out
+
+
+def _is_round_pip(contour: np.ndarray, light: np.ndarray, x: int, y: int) -> bool:
+    """A solid, round light blob. (The AIM target is round too, but hollow.)"""
+    area = cv2.contourArea(contour)
+    (_, _), radius = cv2.minEnclosingCircle(contour)
+    if area < 0.65 * np.pi * radius ** 2:
+        return False
+    inside = np.zeros(light.shape, np.uint8)
+    cv2.drawContours(inside, [contour], 0, 1, -1, offset=(-x, -y))
+    return float(light[inside > 0].mean()) > 0.85
 
 
 def _ring(image: np.ndarray, x: float, y: float, r: float, count: int = 16) -> np.ndarray:
