@@ -83,7 +83,9 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
         values = signed[by:by + bh, bx:bx + bw]
         shape_ok = longest <= max_diameter_px and fill >= 0.45 and aspect <= 2.2
         cx, cy, elongation, axis = _shape(blob) if shape_ok else (0.0, 0.0, 99.0, 0.0)
-        if shape_ok and depth < 2 and elongation > 1.6:
+        # repairs are for strong blobs only (weak ones are grain and shadow; the repairs cost time)
+        strong = depth < 2 and float(values[blob > 0].mean()) >= 2.5 * threshold
+        if shape_ok and strong and elongation > 1.6:
             # a pip grown into a dim neighbour (a ghost pip, the die's edge), or two pips joined by
             # blur: keep the bright cores
             core = ((values > 0.7 * float(values[blob > 0].max())) & (blob > 0)).astype(np.uint8)
@@ -103,7 +105,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
             pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
                             solidity, axis))
-        elif depth == 0 and area >= 2 * min_area and area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
+        elif depth == 0 and strong and 2 * min_area <= area <= 3 * max_diameter_px ** 2 and fill >= 0.3:
             inside = values[blob > 0]
             level = int(np.percentile(inside, 75) * 0.75)
             sub = ((values > level) & (blob > 0)).astype(np.uint8)
