@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from statistics import median
 
 import cv2
 import numpy as np
@@ -87,14 +88,14 @@ def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
 
 
 def _pip_size(fit: FaceFit) -> float:
-    return float(np.median([p.diameter for p in fit.pips]))
+    return median([p.diameter for p in fit.pips])
 
 
 def _more_on_top(fit: FaceFit, conf: float, other: FaceFit, other_conf: float) -> bool:
     """Of two faces on one die, the top one has the larger, rounder pips (side faces are seen at a
     slant); prefer fit over the more confident other only when that is clearly so."""
     def elongation(f: FaceFit) -> float:
-        return float(np.median([p.elongation for p in f.pips]))
+        return median([p.elongation for p in f.pips])
 
     bigger = _pip_size(fit) >= 1.15 * _pip_size(other)
     rounder = elongation(fit) <= elongation(other) - 0.15
@@ -108,8 +109,8 @@ def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
     if any(math.hypot(x - other.cx, y - other.cy) < 0.7 * other.side for x, y in points):
         return True
     beside = math.hypot(fit.cx - other.cx, fit.cy - other.cy) < 1.0 * other.side
-    elongation = np.median([p.elongation for p in fit.pips])
-    squashed = elongation > np.median([p.elongation for p in other.pips]) + 0.15
+    elongation = median([p.elongation for p in fit.pips])
+    squashed = elongation > median([p.elongation for p in other.pips]) + 0.15
     return beside and (_pip_size(fit) < 0.75 * _pip_size(other) or bool(squashed))
 
 
@@ -127,10 +128,10 @@ def _confidence(gray: np.ndarray, fit: FaceFit, assume_edges: bool = False) -> f
     contrast = min(p.contrast for p in fit.pips)
     strong = _unit((contrast - 12) / 25)
     # pip diameter over grid pitch: about 0.65 on slim-pip dice, up to 1.2 on fat-pip ones
-    ratio = np.median(sizes) / fit.pitch if fit.value > 1 else 0.9
+    ratio = median(sizes.tolist()) / fit.pitch if fit.value > 1 else 0.9
     scale = _unit(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15)
     round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - 1.45) / 0.75)
-    solid = _unit((np.median([p.solidity for p in fit.pips]) - 0.6) / 0.2)  # not glyphs
+    solid = _unit((median([p.solidity for p in fit.pips]) - 0.6) / 0.2)  # not glyphs
     conf = geometry * fit.empty_ok * uniform * strong * round_ * scale * solid
     edges = assume_edges or fit.measured_side > 0
     if fit.value == 1:  # one lone spot is the weakest evidence there is: it must at least lie on a face
@@ -168,7 +169,7 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
     best = fit
     if len(group) <= 9:
         # try without the pips that look least like the others (at most two)
-        median_d = float(np.median([p.diameter for p in group]))
+        median_d = median([p.diameter for p in group])
         odd = sorted(group, key=lambda p: -(abs(p.diameter - median_d) / median_d + (p.elongation - 1)))
         for drop in (1, 2):
             if len(group) - drop < 2:
@@ -197,7 +198,7 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
         # a 1 (its pip is larger) touching a die of its colour: read it apart from the others
         big = max(group, key=lambda p: p.diameter)
         rest = [p for p in group if p is not big]
-        if big.diameter >= 1.2 * float(np.median([p.diameter for p in rest])):
+        if big.diameter >= 1.2 * median([p.diameter for p in rest]):
             alone = fit_layout(gray, [big])
             others = _fit_group(gray, rest, depth + 1)
             if alone is not None and (others or len(rest) == 1):

@@ -141,8 +141,8 @@ def body_colour(frame: np.ndarray, pip: Pip, level: float, ring: float = 0.85) -
     ys = (pip.y + r * _SIN_12 + 0.5).astype(int).clip(0, h - 1)
     samples = frame[ys, xs].astype(np.float64)
     grey = samples @ np.array([0.114, 0.587, 0.299])
-    nearest = np.argsort(np.abs(grey - level))[:4]
-    return np.median(samples[nearest], axis=0)
+    nearest = np.argsort(np.abs(grey - level))[:4]  # their mean: cheaper than a median, as good
+    return samples[nearest].sum(axis=0) / len(nearest)
 
 
 def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
@@ -320,7 +320,7 @@ def _empty_slots_ok(gray: np.ndarray, pips: list[Pip], centre: np.ndarray, angle
         if math.isnan(value):
             continue
         worst = max(worst, abs(value - body) / contrast)
-    return float(np.clip(1.0 - (worst - 0.3) / 0.3, 0.0, 1.0))
+    return min(1.0, max(0.0, 1.0 - (worst - 0.3) / 0.3))
 
 
 def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
@@ -334,4 +334,4 @@ def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
     if np.isnan(values).any():
         return 0.0
     worst = float(np.abs(values - body).max()) / contrast
-    return float(np.clip(1.0 - (worst - 0.45) / 0.35, 0.0, 1.0))
+    return min(1.0, max(0.0, 1.0 - (worst - 0.45) / 0.35))
