@@ -229,15 +229,38 @@ def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence:
     return out
 
 
+WORK_SIDE_PX = 800  # larger photos are read shrunk to this longer side (pip sizes are tuned to ~640 px)
+
+
 def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -> list[Die]:
-    """All dice in a BGR frame, most confident first.
+    """All dice in a BGR frame, most confident first (see `read_frame`). A photo larger than
+    WORK_SIDE_PX on its longer side is read shrunk, and the boxes are given in its own pixels."""
+    if frame is None or frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise ValueError("read_dice needs a BGR image of shape (height, width, 3)")
+    if frame.shape[2] == 4:
+        frame = np.ascontiguousarray(frame[:, :, :3])  # BGRA / XRGB: drop the fourth channel
+    longer = max(frame.shape[:2])
+    if longer <= WORK_SIDE_PX * 1.2:
+        return read_frame(frame, treehouse, min_confidence)
+    scale = WORK_SIDE_PX / longer
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = frame.shape[:2]
+
+    def back(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        x1, y1, x2, y2 = box
+        return (int(x1 / scale), int(y1 / scale), min(w - 1, int(x2 / scale + 0.999)),
+                min(h - 1, int(y2 / scale + 0.999)))
+
+    return [replace(d, box=back(d.box)) for d in read_frame(small, treehouse, min_confidence)]
+
+
+def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -> list[Die]:
+    """All dice in a BGR frame of about 640 x 480 px, most confident first.
 
     treehouse: a `vision.treehouse.TreehouseTemplates` to also read the Treehouse die, or None.
     min_confidence: drop readings below this (0..1): below 0.3 a "die" is more often print, a key or a
         side face than a die. Between it and about 0.6 the caller should show the reading as unsure.
     """
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError("read_dice needs a BGR image of shape (height, width, 3)")
     height, width = frame.shape[:2]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     symbols: list[Die] = []
