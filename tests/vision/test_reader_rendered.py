@@ -86,8 +86,8 @@ def test_reader_refuses_what_is_not_a_bgr_image():
 def test_a_large_photo_is_read_and_boxed_in_its_own_pixels():
     import cv2
 
-    image, truth = render_scene(np.random.default_rng(5), [DieSpec("d6", "white", 5), DieSpec("d6", "red", 3)],
-                                variations=False)
+    specs = [DieSpec("d6", "white", 5), DieSpec("d6", "red", 3)]
+    image, truth = render_scene(np.random.default_rng(5), specs, variations=False)
     big = cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)  # 1920 x 1440
     dice = read_dice(big)
     paired, extra = match([Label(t.value, tuple(3 * v for v in t.box), t.kind) for t in truth], dice)
