@@ -136,6 +136,8 @@ def _confidence(gray: np.ndarray, fit: FaceFit, assume_edges: bool = False) -> f
     edges = assume_edges or fit.measured_side > 0
     if fit.value == 1:  # one lone spot is the weakest evidence there is: it must at least lie on a face
         conf *= 0.9 if edges else 0.25
+        if not assume_edges:  # and a 1 sits in the middle of its face (a key's letter often does not)
+            conf *= _unit(1.0 - (fit.off_centre - 0.4) / 0.25)
     elif not edges:
         conf *= 0.6  # no die edge found around the pips: a die on its own colour, or print on paper
     h, w = gray.shape
