@@ -216,7 +216,9 @@ def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence:
     never join the top face next to them; squashed faces still count (blur, a slanted view) but score low.
     The face's edges are looked for only on faces that could still pass (it is the costly step).
     """
-    pips = [p for p in find_pips(gray) if p.elongation <= MAX_ELONGATION]
+    found = find_pips(gray)
+    pips = [p for p in found if p.elongation <= MAX_ELONGATION]
+    marks = np.array([(p.x, p.y, p.contrast, p.diameter) for p in found]) if found else np.zeros((0, 4))
     colour = frame if frame is not None else cv2.merge([gray] * 3)
     out = []
     for group in group_pips(gray, pips, frame=frame):
@@ -225,10 +227,25 @@ def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence:
                 continue  # even with clear edges it would not pass
             side, off_centre = measure_side(colour, gray, fit)
             fit = replace(fit, measured_side=side, off_centre=off_centre)
-            conf = _confidence(gray, fit)
+            conf = _confidence(gray, fit) * _uncluttered(fit, marks)
             if conf >= min_confidence:
                 out.append((fit, conf))
     return out
+
+
+def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
+    """1 when the face holds no strong marks but its pips; less for each other one. A die's face is
+    plain around its pips, while printed text has letters all round the dots it lends a 'face'."""
+    if len(marks) == 0:
+        return 1.0
+    c, s = math.cos(fit.angle), math.sin(fit.angle)
+    dx, dy = marks[:, 0] - fit.cx, marks[:, 1] - fit.cy
+    u, v = dx * c + dy * s, -dx * s + dy * c  # in the face's frame
+    half = 0.42 * fit.side
+    # as strong and nearly as big as the pips (ghost pips of a translucent die are fainter)
+    strong = (marks[:, 2] >= 0.7 * min(p.contrast for p in fit.pips)) & (marks[:, 3] >= 0.6 * _pip_size(fit))
+    others = int(((np.abs(u) < half) & (np.abs(v) < half) & strong).sum()) - len(fit.pips)
+    return (1.0, 0.6, 0.3)[others] if others < 3 else 0.0
 
 
 WORK_SIDE_PX = 800  # larger photos are read shrunk to this longer side (pip sizes are tuned to ~640 px)
