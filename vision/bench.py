@@ -3,7 +3,7 @@
 FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets/dice/.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
 Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
-the median ms per frame of `read_dice` alone (image decoding not included).
+the median ms per frame of `read_dice` alone: CPU time, best of 3 reads (image decoding not included).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ class Tally:
             f"{pct(self.photos_right, self.photos):.2f} %",
             f"missed dice:     {self.missed}",
             f"false dice/photo: {self.false_dice / max(self.photos, 1):.3f} ({self.false_dice} in all)",
-            f"median ms/frame: {float(np.median(self.ms)) if self.ms else float('nan'):.2f}",
+            f"median ms/frame: {float(np.median(self.ms)) if self.ms else float('nan'):.2f} "
+            f"(CPU time, best of {TIMING_RUNS} reads per frame)",
         ]
 
 
@@ -77,10 +78,18 @@ def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[
     return paired, [d for j, d in enumerate(dice) if j not in used]
 
 
+TIMING_RUNS = 3  # each frame is read this many times; its time is the fastest (the machine is shared)
+
+
 def _timed_read(image: np.ndarray, treehouse=None) -> tuple[list[Die], float]:
-    t0 = time.perf_counter()
-    dice = read_dice(image, treehouse=treehouse)
-    return dice, (time.perf_counter() - t0) * 1000
+    """The reading and its CPU time in ms (best of TIMING_RUNS, so other processes count less)."""
+    best = float("inf")
+    dice: list[Die] = []
+    for _ in range(TIMING_RUNS):
+        t0 = time.process_time()
+        dice = read_dice(image, treehouse=treehouse)
+        best = min(best, (time.process_time() - t0) * 1000)
+    return dice, best
 
 
 def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -> None:
