@@ -18,6 +18,7 @@ from typing import Any
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
+    code TEXT NOT NULL,
     game TEXT NOT NULL,
     players TEXT NOT NULL,
     options TEXT NOT NULL,
@@ -37,6 +38,7 @@ CREATE TABLE IF NOT EXISTS records (
 @dataclass(frozen=True)
 class TableRow:
     id: str
+    code: str  # the four letters players type to join
     game: str
     players: list[str]
     options: dict[str, Any]
@@ -65,13 +67,14 @@ class EventStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
 
-    def create_table(self, table_id: str, game: str, players: list[str], options: dict[str, Any]) -> TableRow:
-        row = TableRow(table_id, game, list(players), dict(options), time.time())
+    def create_table(self, table_id: str, code: str, game: str, players: list[str],
+                     options: dict[str, Any]) -> TableRow:
+        row = TableRow(table_id, code, game, list(players), dict(options), time.time())
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
-                (row.id, row.game, json.dumps(row.players), json.dumps(row.options), row.created),
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+                (row.id, row.code, row.game, json.dumps(row.players), json.dumps(row.options), row.created),
             )
         return row
 
@@ -88,8 +91,9 @@ class EventStore:
 
     def tables(self) -> list[TableRow]:
         with self._lock:
-            rows = self._db.execute("SELECT id, game, players, options, created FROM tables ORDER BY created")
-            return [TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4]) for r in rows]
+            rows = self._db.execute(
+                "SELECT id, code, game, players, options, created FROM tables ORDER BY created")
+            return [TableRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5]) for r in rows]
 
     def records(self, table_id: str) -> list[Record]:
         with self._lock:

@@ -23,7 +23,7 @@ from typing import Any
 from . import games
 from .games import CHANCE, Action, Game, GameError, IllegalAction, State
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
-from .store import EventStore, Record
+from .store import EventStore, Record, TableRow
 
 HISTORY_SHOWN = 200
 
@@ -97,6 +97,12 @@ def _texts(events: list[dict]) -> list[str]:
     return [str(e["text"]) for e in events if isinstance(e, dict) and e.get("text")]
 
 
+def _may_act(table: Table, seat: int) -> bool:
+    """A seat may act when it is to move, when chance is, or for a seat to move that no phone has taken."""
+    to_move = table.game.current_player(table.state)
+    return to_move is None or to_move in (CHANCE, seat) or to_move not in table.seats
+
+
 def _new_code(taken: set[str]) -> str:
     """A short join code a player can type: four letters without look-alikes."""
     alphabet = "".join(c for c in string.ascii_uppercase if c not in "IO")
@@ -117,7 +123,7 @@ class TableSession:
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str, int, list[str]], None]] = []
         for row in store.tables():
-            table = self._restore(row.id, row.game, row.players, row.options, store.records(row.id))
+            table = self._restore(row, store.records(row.id))
             self.tables[table.id] = table
             self.current = table.id
 
@@ -156,7 +162,7 @@ class TableSession:
         with self._lock:
             table_id = secrets.token_hex(4)
             code = _new_code({t.code for t in self.tables.values()})
-            self.store.create_table(table_id, game_name, players, {"code": code, **(options or {})})
+            self.store.create_table(table_id, code, game_name, players, options or {})
             table = Table(table_id, code, game, players, options or {}, initial)
             self.tables[table_id] = table
             self.current = table_id
@@ -175,12 +181,10 @@ class TableSession:
                 return table
         raise UnknownTable(f"no table with code {code!r}")
 
-    def _restore(self, table_id: str, game_name: str, players: list[str], options: dict,
-                 records: list[Record]) -> Table:
-        options = dict(options)
-        code = options.pop("code", table_id[:4].upper())
-        game = games.get(game_name)
-        table = Table(table_id, code, game, players, options, game.new_game(players, options))
+    def _restore(self, row: TableRow, records: list[Record]) -> Table:
+        game = games.get(row.game)
+        initial = game.new_game(row.players, row.options)
+        table = Table(row.id, row.code, game, row.players, row.options, initial)
         for record in records:
             self._replay(table, record)
         return table
@@ -313,10 +317,9 @@ class TableSession:
             raise NotYourSeat("this phone has no seat at this table")
         if seat is None:
             raise NotYourSeat("take a seat at this table first; watchers cannot play")
-        to_move = table.game.current_player(table.state)
-        if to_move is None or to_move in (CHANCE, seat) or to_move not in table.seats:
+        if _may_act(table, seat):
             return table.players[seat]
-        raise NotYourSeat(f"it is {table.players[to_move]}'s turn")
+        raise NotYourSeat(f"it is {table.players[table.game.current_player(table.state)]}'s turn")
 
     def _apply(self, table: Table, action: Action, by: str, source: str,
                reading: list[dict] | None = None) -> list[str]:
@@ -377,9 +380,8 @@ class TableSession:
             game, state = table.game, table.state
             to_move = game.current_player(state)
             request = game.roll_request(state)
-            may_act = seat is not None and to_move not in (None, CHANCE) and (
-                to_move == seat or to_move not in table.seats)
-            legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if may_act else []
+            decides = seat is not None and to_move not in (None, CHANCE) and _may_act(table, seat)
+            legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if decides else []
             return {
                 "table": {"id": table.id, "code": table.code, "game": game.name, "title": game.title,
                           "players": table.players, "options": table.options},

@@ -34,7 +34,7 @@ class Thrower(Protocol):
 class TrayParts:
     """What the watcher needs from vision, as plain callables so tests can stand in for the camera."""
 
-    frame: Callable[[], np.ndarray | None]  # the camera's latest frame (BGR), None if it has vanished
+    frame: Callable[[], np.ndarray | None]  # the camera's next frame (BGR), None if it has vanished
     settled: Callable[[np.ndarray, float], bool]  # (frame, ms) -> the tray holds dice at rest
     read: Callable[[np.ndarray], list[dict[str, Any]]]  # dice as dicts (value, kind, colour, box, confidence)
     annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
@@ -108,7 +108,8 @@ class TrayWatcher:
                 self.step()
             except Exception:
                 log.exception("tray watcher step failed")
-            self._stop.wait(self.interval_s)
+            if self.interval_s:
+                self._stop.wait(self.interval_s)
 
     def start(self) -> TrayWatcher:
         self._thread = threading.Thread(target=self.run, name="tray", daemon=True)

@@ -125,19 +125,13 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         texts = session.act(table_id, version(data), action, token() or "", source="phone")
         return jsonify(texts=texts, version=session.get(table_id).version)
 
-    @app.post("/api/tables/<table_id>/confirm")
-    def api_confirm(table_id: str):
-        texts = session.confirm(table_id, version(body()), token() or "")
-        return jsonify(texts=texts, version=session.get(table_id).version)
-
-    @app.post("/api/tables/<table_id>/retry")
-    def api_retry(table_id: str):
-        session.retry(table_id, version(body()), token() or "")
-        return jsonify(version=session.get(table_id).version)
-
-    @app.post("/api/tables/<table_id>/undo")
-    def api_undo(table_id: str):
-        texts = session.undo(table_id, version(body()), token() or "")
+    @app.post("/api/tables/<table_id>/<press>")
+    def api_press(table_id: str, press: str):
+        """CONFIRM, RETRY and UNDO: the buttons on the table, pressed on a phone."""
+        buttons = {"confirm": session.confirm, "retry": session.retry, "undo": session.undo}
+        if press not in buttons:
+            abort(404, f"no command {press!r}")
+        texts = buttons[press](table_id, version(body()), token() or "") or []
         return jsonify(texts=texts, version=session.get(table_id).version)
 
     @app.post("/api/tables/<table_id>/correct")

@@ -56,18 +56,14 @@ class Phone(threading.Thread):
         conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
         conn.request("GET", f"/api/tables/{self.table}/events")
         res = conn.getresponse()
-        event = None
         while True:
             line = res.fp.readline()
             if not line:
                 return
             line = line.decode().rstrip("\n")
-            if line.startswith("event: "):
-                event = line[7:]
-            elif line.startswith("data: "):
+            if line.startswith("data: "):
                 data = json.loads(line[6:])
-                version = data["version"] if event == "update" else data["version"]
-                self.arrived.setdefault(version, time.perf_counter())
+                self.arrived.setdefault(data["version"], time.perf_counter())
                 self.ready.set()
 
 

@@ -89,16 +89,22 @@ class Companion:
         treehouse = _treehouse_faces(Path(self.settings.data_dir))
         detector = SettleDetector(settle_ms=self.settings.settle_ms)
 
+        seen = {"number": 0}
+
         def frame():
-            shot = camera.latest()
-            return None if shot is None or camera.error else shot.image
+            """The next camera frame, once each (waits up to 1 s); None when the camera has vanished."""
+            shot = camera.wait_newer(seen["number"], timeout_s=1.0)
+            if shot is None or camera.error:
+                return None
+            seen["number"] = shot.number
+            return shot.image
 
         def read(image):
             return [die.to_json() for die in read_dice(image, treehouse=treehouse)]
 
         parts = TrayParts(frame=frame, settled=detector.update,
                           read=read, annotate=annotate, thrower=source if hasattr(source, "throw") else None)
-        return source.name, camera, TrayWatcher(self.session, parts)
+        return source.name, camera, TrayWatcher(self.session, parts, interval_s=0)
 
     def _open_hardware(self):
         from hardware import PinMap, open_hardware
