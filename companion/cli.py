@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("serve", "replay", "odds", "bench", "read", "calibrate")
+COMMANDS = ("serve", "replay", "odds", "bench", "read", "calibrate", "train")
 
 
 class CommandError(Exception):

@@ -4,11 +4,13 @@
     for die in read_dice(frame):                 # frame: BGR uint8, e.g. 640 x 480
         print(die.value, die.kind, die.colour, die.box, die.confidence)
 
-Classical pipeline, no learned weights: find round pips of either polarity (`vision.pips`), group
-them into faces joined by die body and fit the standard 1..6 layouts (`vision.faces`); the grey
-1-4 die is told by its grey body and smaller size; the Treehouse die by matching its symbol
-against calibrated templates (`vision.treehouse`). A reading whose geometry is doubtful gets a low
-confidence rather than being dropped or dressed up.
+Two stages. The classical one proposes where faces may be: round pips of either polarity
+(`vision.pips`), grouped into faces joined by die body and fitted to the 1..6 layouts
+(`vision.faces`). A small learned classifier (`vision.faceclass`) then says what each proposal is:
+a face showing 1..6, or no die at all (a side face, print, a key). Its probability, lowered for spots
+that are not round solid pips, for faces crowded by other marks and for faces cut by the frame's
+edge, is the confidence. The grey 1-4 die is told by its grey body and smaller pips; the Treehouse
+die by matching its symbol against calibrated templates (`vision.treehouse`).
 """
 
 from __future__ import annotations
@@ -21,11 +23,11 @@ import cv2
 import numpy as np
 
 from vision.colours import colour_name
-from vision.faces import FaceFit, fit_layout, group_pips, measure_side
+from vision.faceclass import FaceClassifier
+from vision.faces import FaceFit, fit_layout, group_pips
 from vision.pips import Pip, find_pips
 
-ROUND = 1.45  # pips squashed more than this (major / minor axis) likely lie on a side face
-MAX_ELONGATION = 2.2  # and beyond this they are not pips at all
+MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips
 
 
 @dataclass(frozen=True)
@@ -66,21 +68,15 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
 
 
 def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
-    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells: both its face
-    and its pips are smaller (light can make grey look white, so a white-looking die must be clearly
-    smaller). Alone, only its colour can tell."""
+    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells: its pips are
+    smaller (light can make grey look white, so a white-looking die must be clearly smaller). Alone,
+    only its colour can tell."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     if not others:
         return "grey" if colour == "grey" else "d6"
-    limit = 0.85 if colour == "grey" else 0.76
     pips = _pip_size(fit) / float(np.percentile([_pip_size(o) for o in others], 75))
-    sides = [o.side for o in others if o.measured_side > 0]
-    measured = sides and fit.measured_side > 0
-    face = fit.side / float(np.percentile(sides, 75)) if measured else pips
-    if colour == "grey":
-        return "grey" if min(pips, face) < limit else "d6"
-    return "grey" if max(pips, face) < limit else "d6"
+    return "grey" if pips < (0.85 if colour == "grey" else 0.76) else "d6"
 
 
 def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
@@ -91,60 +87,9 @@ def _pip_size(fit: FaceFit) -> float:
     return median([p.diameter for p in fit.pips])
 
 
-def _more_on_top(fit: FaceFit, conf: float, other: FaceFit, other_conf: float) -> bool:
-    """Of two faces on one die, the top one has the larger, rounder pips (side faces are seen at a
-    slant); prefer fit over the more confident other only when that is clearly so."""
-    def elongation(f: FaceFit) -> float:
-        return median([p.elongation for p in f.pips])
-
-    bigger = _pip_size(fit) >= 1.15 * _pip_size(other)
-    rounder = elongation(fit) <= elongation(other) - 0.15
-    return conf >= 0.5 * other_conf and bigger and rounder
-
-
-def _overlaps(fit: FaceFit, other: FaceFit) -> bool:
-    """True when fit's centre or any of its pips lies within other's face (or close to it), or when fit
-    has smaller pips and lies just beside other: a side face of the same die, seen at a slant."""
-    points = [(fit.cx, fit.cy)] + [(p.x, p.y) for p in fit.pips]
-    if any(math.hypot(x - other.cx, y - other.cy) < 0.7 * other.side for x, y in points):
-        return True
-    beside = math.hypot(fit.cx - other.cx, fit.cy - other.cy) < 1.0 * other.side
-    elongation = median([p.elongation for p in fit.pips])
-    squashed = elongation > median([p.elongation for p in other.pips]) + 0.15
-    return beside and (_pip_size(fit) < 0.75 * _pip_size(other) or bool(squashed))
-
-
 def _unit(value: float) -> float:
     """value clipped to 0..1 (faster than numpy on one number)."""
     return 0.0 if value < 0.0 else 1.0 if value > 1.0 else float(value)
-
-
-def _confidence(gray: np.ndarray, fit: FaceFit, assume_edges: bool = False) -> float:
-    """0..1 from layout residual, empty slots, pip size agreement and pip contrast."""
-    geometry = _unit(1.0 - (fit.residual - 0.15) / 0.3)
-    sizes = np.array([p.diameter for p in fit.pips])
-    spread = float(sizes.std() / sizes.mean()) if len(sizes) > 1 else 0.0
-    uniform = _unit(1.0 - (spread - 0.15) / 0.25)
-    contrast = min(p.contrast for p in fit.pips)
-    strong = _unit((contrast - 12) / 25)
-    # pip diameter over grid pitch: about 0.65 on slim-pip dice, up to 1.2 on fat-pip ones
-    ratio = median(sizes.tolist()) / fit.pitch if fit.value > 1 else 0.9
-    scale = _unit(1.0 - (abs(ratio - 0.9) - 0.35) / 0.15)
-    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - 1.45) / 0.75)
-    solid = _unit((median([p.solidity for p in fit.pips]) - 0.6) / 0.2)  # not glyphs
-    conf = geometry * fit.empty_ok * uniform * strong * round_ * scale * solid
-    edges = assume_edges or fit.measured_side > 0
-    if fit.value == 1:  # one lone spot is the weakest evidence there is: it must at least lie on a face
-        conf *= 0.9 if edges else 0.25
-        if not assume_edges:  # and a 1 sits in the middle of its face (a key's letter often does not)
-            conf *= _unit(1.0 - (fit.off_centre - 0.4) / 0.25)
-    elif not edges:
-        conf *= 0.6  # no die edge found around the pips: a die on its own colour, or print on paper
-    h, w = gray.shape
-    half = fit.side / 2
-    if fit.cx - half < 0 or fit.cy - half < 0 or fit.cx + half > w or fit.cy + half > h:
-        conf *= 0.3  # a die cut by the frame edge may show more pips than we see
-    return _unit(conf)
 
 
 def _split(group: list[Pip]) -> list[list[Pip]]:
@@ -208,29 +153,21 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
     return [best] if best is not None else []
 
 
-def read_pips(gray: np.ndarray, frame: np.ndarray | None = None, min_confidence: float = 0.0
-              ) -> list[tuple[FaceFit, float]]:
-    """Faces of pip dice in a grey frame with their confidence, those at or above min_confidence.
+def propose_faces(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:
+    """Every place a die face may be: pips grouped into faces and fitted to the 1..6 layouts, however
+    poorly (the face classifier, not the fit, decides what each one is)."""
+    return _proposals(gray, frame)[0]
 
-    Pips join a face only with pips as round as themselves, so that the slanted pips of a side face
-    never join the top face next to them; squashed faces still count (blur, a slanted view) but score low.
-    The face's edges are looked for only on faces that could still pass (it is the costly step).
-    """
+
+def _proposals(gray: np.ndarray, frame: np.ndarray | None) -> tuple[list[FaceFit], np.ndarray]:
+    """The proposed faces, and every spot found (x, y, contrast, diameter), pip-like or not."""
     found = find_pips(gray)
     pips = [p for p in found if p.elongation <= MAX_ELONGATION]
     marks = np.array([(p.x, p.y, p.contrast, p.diameter) for p in found]) if found else np.zeros((0, 4))
-    colour = frame if frame is not None else cv2.merge([gray] * 3)
-    out = []
-    for group in group_pips(gray, pips, frame=frame):
-        for fit in _fit_group(gray, group):
-            if _confidence(gray, fit, assume_edges=True) < min_confidence:
-                continue  # even with clear edges it would not pass
-            side, off_centre = measure_side(colour, gray, fit)
-            fit = replace(fit, measured_side=side, off_centre=off_centre)
-            conf = _confidence(gray, fit) * _uncluttered(fit, marks)
-            if conf >= min_confidence:
-                out.append((fit, conf))
-    return out
+    fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(gray, group)]
+    # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
+    ones = [fit_layout(gray, [p]) for fit in fits if fit.value == 2 for p in fit.pips]
+    return fits + [f for f in ones if f is not None], marks
 
 
 def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
@@ -251,7 +188,7 @@ def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
 WORK_SIDE_PX = 800  # larger photos are read shrunk to this longer side (pip sizes are tuned to ~640 px)
 
 
-def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -> list[Die]:
+def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3, faces=None) -> list[Die]:
     """All dice in a BGR frame, most confident first (see `read_frame`). A photo larger than
     WORK_SIDE_PX on its longer side is read shrunk, and the boxes are given in its own pixels."""
     if frame is None or frame.ndim != 3 or frame.shape[2] not in (3, 4):
@@ -260,7 +197,7 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) ->
         frame = np.ascontiguousarray(frame[:, :, :3])  # BGRA / XRGB: drop the fourth channel
     longer = max(frame.shape[:2])
     if longer <= WORK_SIDE_PX * 1.2:
-        return read_frame(frame, treehouse, min_confidence)
+        return read_frame(frame, treehouse, min_confidence, faces)
     scale = WORK_SIDE_PX / longer
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     h, w = frame.shape[:2]
@@ -270,16 +207,18 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) ->
         return (int(x1 / scale), int(y1 / scale), min(w - 1, int(x2 / scale + 0.999)),
                 min(h - 1, int(y2 / scale + 0.999)))
 
-    return [replace(d, box=back(d.box)) for d in read_frame(small, treehouse, min_confidence)]
+    return [replace(d, box=back(d.box)) for d in read_frame(small, treehouse, min_confidence, faces)]
 
 
-def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -> list[Die]:
+def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3, faces=None) -> list[Die]:
     """All dice in a BGR frame of about 640 x 480 px, most confident first.
 
     treehouse: a `vision.treehouse.TreehouseTemplates` to also read the Treehouse die, or None.
-    min_confidence: drop readings below this (0..1): below 0.3 a "die" is more often print, a key or a
-        side face than a die. Between it and about 0.6 the caller should show the reading as unsure.
+    min_confidence: drop readings below this (0..1). Between it and about 0.6 the caller should show
+        the reading as unsure.
+    faces: the `FaceClassifier` that tells what each proposed face is (default: the shipped one).
     """
+    faces = faces or FaceClassifier.default()
     height, width = frame.shape[:2]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     symbols: list[Die] = []
@@ -287,22 +226,29 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -
         from vision.treehouse import find_treehouse
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
-    scored = read_pips(gray, frame, min_confidence)
+    fits, marks = _proposals(gray, frame)
+    # what the spots' shapes already rule out is not worth the classifier's time
+    gates = [_inside_frame(f, width, height) * _pip_like(f) * _uncluttered(f, marks) for f in fits]
+    gated = [(f, g) for f, g in zip(fits, gates, strict=True) if g >= max(min_confidence, 0.01)]
+    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _ in gated])
+    scored = []
+    for (fit, gate), p in zip(gated, probs, strict=True):
+        value = int(p[1:].argmax()) + 1
+        conf = float(p[value]) * gate
+        if conf >= min_confidence:
+            scored.append((replace(fit, value=value), conf))
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
-    def under_symbol(f: FaceFit, c: float) -> bool:
+    def under_symbol(f: FaceFit, c: float) -> bool:  # a lone dot on a symbol is the symbol's
         return any(_inside(f.cx, f.cy, d.box) and (d.confidence >= c or f.value == 1 and d.confidence >= 0.3)
                    for d in symbols)
 
     scored = [(f, c) for f, c in scored if not under_symbol(f, c)]
-    scored.sort(key=lambda fc: (-round(fc[1], 1), -_pip_size(fc[0])))  # at equal confidence, bigger pips
-    # a face whose centre lies on a more confident face is a part of it (or of its side faces)
+    scored.sort(key=lambda fc: -fc[1])
+    # proposals on one die (parts of its face, its side faces): the most confident speaks for it
     kept: list[tuple[FaceFit, float]] = []
     for fit, conf in scored:
-        clash = [i for i, (k, _) in enumerate(kept) if _overlaps(fit, k) or _overlaps(k, fit)]
-        if not clash:
+        if not any(_same_die(fit, k) for k, _ in kept):
             kept.append((fit, conf))
-        elif len(clash) == 1 and _more_on_top(fit, conf, *kept[clash[0]]):
-            kept[clash[0]] = (fit, conf)
     dice = []
     for i, (fit, conf) in enumerate(kept):
         colour = colour_name(_body_colour(frame, fit))
@@ -315,3 +261,62 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3) -
     dice.sort(key=lambda d: -d.confidence)
     return dice
 
+
+SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die
+
+
+def _same_die(fit: FaceFit, top: FaceFit) -> bool:
+    """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
+    itself, or just beside it with smaller or more squashed pips (a side face, seen at a slant)."""
+    apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
+    if apart < SAME_DIE * max(top.side, fit.side):
+        return True
+    if apart > SIDE_FACE_REACH * top.side:
+        return False
+    squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
+    return _pip_size(fit) < 0.8 * _pip_size(top) or squashed
+
+
+SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
+
+
+def _pip_like(fit: FaceFit) -> float:
+    """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
+    classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
+    solid = _unit((median([p.solidity for p in fit.pips]) - 0.6) / 0.2)
+    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - 1.6) / 0.8)
+    return solid * round_
+
+
+def _inside_frame(fit: FaceFit, width: int, height: int) -> float:
+    """1, or 0.3 for a face cut by the frame's edge: it may show more pips than we see."""
+    half = fit.side / 2
+    cut = fit.cx - half < 0 or fit.cy - half < 0 or fit.cx + half > width or fit.cy + half > height
+    return 0.3 if cut else 1.0
+
+
+CROP_FACE = 0.62  # in a crop of one die, its top face spans about this share of the crop's shorter side
+
+
+def crop_proposal(image: np.ndarray) -> tuple[float, float, float, float]:
+    """The face proposal (cx, cy, side px, angle) of an image that is a crop of one die."""
+    h, w = image.shape[:2]
+    return (w - 1) / 2, (h - 1) / 2, CROP_FACE * min(h, w), 0.0
+
+
+def read_crop(image: np.ndarray, faces=None) -> Die | None:
+    """The die of an image known to hold one die, cut out around it (as a detector's crops are): its
+    face is read where it must be, whatever pips the classical stage finds. None when the classifier
+    sees no die face there."""
+    faces = faces or FaceClassifier.default()
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    cx, cy, side, _ = crop_proposal(image)
+    # the face's size and turn are unknown: look at a few and average
+    views = [(cx, cy, side * s, a) for s in (0.9, 1.0, 1.1) for a in (0.0, math.pi / 4)]
+    p = faces.classify(gray, views).mean(axis=0)
+    value = int(p[1:].argmax()) + 1
+    if p[value] < p[0]:
+        return None
+    h, w = gray.shape
+    return Die(value, "d6", colour_name(np.median(image.reshape(-1, 3), axis=0)), (0, 0, w - 1, h - 1),
+               float(p[value]))

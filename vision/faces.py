@@ -1,8 +1,8 @@
 """Group pips into die faces and fit the standard pip layouts (1..6) to each group.
 
-The layout fit is the geometry that tells a real face from look-alikes: pips of one face have one
-size, sit on a 3 x 3 grid whose pitch matches their size, and the grid's empty slots show the die's
-body. Text, wood grain and the squashed pips of side faces fail one of those tests.
+Pips of one face have one size, lie on one body colour and sit on a 3 x 3 grid; the fit gives a
+proposal's centre, size and turn, and how well its spots match a layout. What a proposal really is
+(a face, a side face, print) is for the face classifier (`vision.faceclass`) to say.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ LAYOUT: dict[int, np.ndarray] = {
     5: np.array([(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], float),
     6: np.array([(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)], float),
 }
-GRID = np.array([(u, v) for v in (-1, 0, 1) for u in (-1, 0, 1)], float)
 PITCH_PER_SIDE = 0.26  # grid pitch over face side, for a typical die
 ONE_PIP_PER_SIDE = 0.25  # diameter of a lone pip (the 1) over face side
 
@@ -38,61 +37,14 @@ class FaceFit:
     angle: float
     pitch: float
     residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
-    empty_ok: float  # 0..1: how clearly the empty slots show body, not pip
     pips: tuple[Pip, ...]
-    measured_side: float = 0.0  # face side found by looking for the face's edges, px (0: not found)
-    off_centre: float = 0.0  # how far the pips sit from the middle of the measured face, in half-sides
 
     @property
     def side(self) -> float:
-        """Face side, px: as measured, else estimated from the pips."""
-        if self.measured_side > 0:
-            return self.measured_side
+        """Face side, px, estimated from the pips."""
         if self.value == 1:
             return self.pips[0].diameter / ONE_PIP_PER_SIDE
         return self.pitch / PITCH_PER_SIDE
-
-
-def measure_side(frame: np.ndarray, gray: np.ndarray, fit: FaceFit) -> tuple[float, float]:
-    """(face side px, off-centre) from where rays out of the face centre leave the body colour.
-
-    Side 0 means unclear. Colour, not grey level, marks the edge: a red die on green felt can have the
-    felt's grey level. Off-centre compares opposite rays, in half-sides (0: pips in the middle).
-    """
-    body, level = _levels(gray, list(fit.pips))
-    contrast = abs(level - body)
-    if not contrast > 10:
-        return 0.0, 0.0
-    biggest = max(p.diameter for p in fit.pips)
-    # start past the pips: along the face axes the outermost pips are one pitch out
-    start = biggest * 1.3 if fit.value == 1 else biggest * 0.6 + fit.pitch
-    radii = np.arange(start, start + biggest * 4.0, 1.0)
-    count = 16
-    angles = fit.angle + np.arange(count) * (2 * np.pi / count)
-    xs = (fit.cx + np.outer(np.cos(angles), radii)).round().astype(int)
-    ys = (fit.cy + np.outer(np.sin(angles), radii)).round().astype(int)
-    h, w = gray.shape
-    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    colours = frame[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.int16)
-    # the body's colour: the median of the first samples of every ray
-    body_bgr = np.median(colours[:, :2].reshape(-1, 3), axis=0)
-    off = (np.abs(colours - body_bgr).max(axis=2) > max(16.0, 0.25 * contrast)) | ~inside
-    hit = np.where(off.any(axis=1), off.argmax(axis=1), -1)
-    if (hit < 0).sum() > count // 4:
-        return 0.0, 0.0  # the face does not end: a die on a table of its own colour
-    reach = radii[hit.clip(0)]
-    # axis rays meet the edge at side / 2, diagonal ones further out; a 1 has no known axis, so a low
-    # percentile of all rays stands for the half-side
-    axis = reach[0::4].tolist() if fit.value > 1 else []
-    side = 2.0 * (float(np.median(axis)) if axis else float(np.percentile(reach, 60)))
-    low, high = (fit.pitch / 0.4, fit.pitch / 0.12) if fit.value > 1 else (fit.pips[0].diameter * 2.5, 1e9)
-    if not low <= side <= high:
-        return 0.0, 0.0
-    found = hit >= 0
-    opposite = [abs(reach[i] - reach[i + count // 2]) for i in range(count // 2) if found[i]
-                and found[i + count // 2]]
-    off_centre = float(np.median(opposite)) / (side / 2) if opposite else 0.0
-    return side, off_centre
 
 
 def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
@@ -259,7 +211,7 @@ def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
     rel = xy - centre
     if n == 1:
         return FaceFit(1, float(centre[0]), float(centre[1]), 0.0, pips[0].diameter / ONE_PIP_PER_SIDE
-                       * PITCH_PER_SIDE, 0.0, _lone_pip_ok(gray, pips[0]), tuple(pips))
+                       * PITCH_PER_SIDE, 0.0, tuple(pips))
     layout = LAYOUT[n]
     rms = math.sqrt((rel ** 2).sum(axis=1).mean())
     if rms < 1.0:
@@ -284,54 +236,4 @@ def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
             best = (worst, angle)
     assert best is not None
     residual, angle = best
-    return FaceFit(n, float(centre[0]), float(centre[1]), angle % (math.pi / 2), pitch, residual,
-                   _empty_slots_ok(gray, pips, centre, angle, pitch, n), tuple(pips))
-
-
-def _median(values: list[float]) -> float:
-    values = sorted(v for v in values if v == v)  # NaN != NaN
-    if not values:
-        return float("nan")
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
-
-
-def _levels(gray: np.ndarray, pips: list[Pip]) -> tuple[float, float]:
-    """(body, pip) grey levels of a face: medians over its pips."""
-    return _median([body_level(gray, p) for p in pips]), _median([_sample(gray, p.x, p.y, 0) for p in pips])
-
-
-def _empty_slots_ok(gray: np.ndarray, pips: list[Pip], centre: np.ndarray, angle: float, pitch: float,
-                    n: int) -> float:
-    """1 when every empty grid slot looks like body, falling to 0 as one looks like a pip."""
-    body, pip = _levels(gray, pips)
-    contrast = abs(pip - body)
-    if contrast < 1:
-        return 0.0
-    c, s = math.cos(angle), math.sin(angle)
-    occupied = {tuple(v) for v in LAYOUT[n]}
-    worst = 0.0
-    for u, v in GRID:
-        if (u, v) in occupied:
-            continue
-        x = centre[0] + pitch * (u * c - v * s)
-        y = centre[1] + pitch * (u * s + v * c)
-        value = _sample(gray, x, y, 1)
-        if math.isnan(value):
-            continue
-        worst = max(worst, abs(value - body) / contrast)
-    return min(1.0, max(0.0, 1.0 - (worst - 0.3) / 0.3))
-
-
-def _lone_pip_ok(gray: np.ndarray, pip: Pip) -> float:
-    """For a 1: plain body all round the pip (rings at 1.1 and 1.5 pip diameters). That the face also
-    ends, as a die does, is checked by `measure_side`."""
-    body, level = _levels(gray, [pip])
-    contrast = abs(level - body)
-    if contrast < 1:
-        return 0.0
-    values = np.concatenate([_ring_values(gray, pip.x, pip.y, pip.diameter * ring) for ring in (1.1, 1.5)])
-    if np.isnan(values).any():
-        return 0.0
-    worst = float(np.abs(values - body).max()) / contrast
-    return min(1.0, max(0.0, 1.0 - (worst - 0.45) / 0.35))
+    return FaceFit(n, float(centre[0]), float(centre[1]), angle % (math.pi / 2), pitch, residual, tuple(pips))

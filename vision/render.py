@@ -144,6 +144,33 @@ def _add_cable(rng: np.random.Generator, img: np.ndarray) -> None:
     cv2.polylines(img, [curve.astype(np.int32)], False, colour, int(rng.integers(4, 12)), cv2.LINE_AA)
 
 
+KEY_GLYPHS = ("A", "S", "Z", "Q", "W", "E", "R", "fn", "alt", "esc", "ctrl", "tab", "1", "2", "-", "^")
+
+
+def _add_keys(rng: np.random.Generator, img: np.ndarray) -> None:
+    """A corner of a keyboard: rounded keys the size of dice with light letters and dots on them (the
+    look-alike of a dark die that real photos of a table have)."""
+    h, w = img.shape[:2]
+    key = float(rng.uniform(28, 60))
+    dark = rng.random() < 0.75
+    panel = (60, 60, 64) if dark else (200, 200, 205)
+    cap, ink = ((25, 25, 28), (225, 225, 225)) if dark else ((235, 235, 238), (30, 30, 30))
+    x0, y0 = int(rng.integers(-w // 3, w // 2)), int(rng.integers(-h // 3, h // 2))
+    cols, rows = int(rng.integers(3, 9)), int(rng.integers(2, 5))
+    pitch = key * 1.15
+    x1, y1 = int(x0 + cols * pitch + key * 0.3), int(y0 + rows * pitch + key * 0.3)
+    cv2.rectangle(img, (x0, y0), (x1, y1), panel, -1)
+    for r in range(rows):
+        for c in range(cols):
+            kx, ky = int(x0 + key * 0.15 + c * pitch), int(y0 + key * 0.15 + r * pitch)
+            cv2.rectangle(img, (kx, ky), (int(kx + key), int(ky + key)), cap, -1)
+            glyph = str(rng.choice(KEY_GLYPHS))
+            size = key / 60 * float(rng.uniform(0.5, 1.1))
+            at = (int(kx + key * rng.uniform(0.1, 0.5)), int(ky + key * rng.uniform(0.35, 0.8)))
+            weight = max(1, int(key / 25))
+            cv2.putText(img, glyph, at, cv2.FONT_HERSHEY_SIMPLEX, size, ink, weight, cv2.LINE_AA)
+
+
 def background(rng: np.random.Generator, width: int, height: int, clutter: bool = True) -> np.ndarray:
     """A table surface (wood, felt or plain) with, optionally, printed text and cables on it."""
     kind = rng.choice(["wood", "felt", "plain"])
@@ -151,6 +178,8 @@ def background(rng: np.random.Generator, width: int, height: int, clutter: bool 
     if clutter:
         if rng.random() < 0.3:
             _add_text(rng, img)
+        if rng.random() < 0.2:
+            _add_keys(rng, img)
         for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.4 else 0):
             _add_cable(rng, img)
     return img
