@@ -27,6 +27,7 @@ from vision.faceclass import FaceClassifier
 from vision.faces import FaceFit, fit_layout, group_pips
 from vision.pips import Pip, find_pips
 
+MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
 MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips
 
 
@@ -188,7 +189,8 @@ def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
 WORK_SIDE_PX = 800  # larger photos are read shrunk to this longer side (pip sizes are tuned to ~640 px)
 
 
-def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3, faces=None) -> list[Die]:
+def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CONFIDENCE,
+              faces=None) -> list[Die]:
     """All dice in a BGR frame, most confident first (see `read_frame`). A photo larger than
     WORK_SIDE_PX on its longer side is read shrunk, and the boxes are given in its own pixels."""
     if frame is None or frame.ndim != 3 or frame.shape[2] not in (3, 4):
@@ -210,11 +212,12 @@ def read_dice(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3, fa
     return [replace(d, box=back(d.box)) for d in read_frame(small, treehouse, min_confidence, faces)]
 
 
-def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = 0.3, faces=None) -> list[Die]:
+def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CONFIDENCE,
+               faces=None) -> list[Die]:
     """All dice in a BGR frame of about 640 x 480 px, most confident first.
 
     treehouse: a `vision.treehouse.TreehouseTemplates` to also read the Treehouse die, or None.
-    min_confidence: drop readings below this (0..1). Between it and about 0.6 the caller should show
+    min_confidence: drop readings below this (0..1). Between it and about 0.8 the caller should show
         the reading as unsure.
     faces: the `FaceClassifier` that tells what each proposed face is (default: the shipped one).
     """
