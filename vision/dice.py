@@ -69,15 +69,22 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
 
 
 def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
-    """'grey' for the small grey 1-4 die, else 'd6'. Next to other dice its size tells: its pips are
-    smaller (light can make grey look white, so a white-looking die must be clearly smaller). Alone,
-    only its colour can tell."""
+    """'grey' for the small grey 1-4 die, else 'd6'. Beside other dice its face size tells (about 0.72
+    of a d6's; known from the pip spacing, so for faces of 2 or more pips). Light can make grey look
+    white, and a d6 far from the camera looks smaller, so a white-looking die must also have clearly
+    smaller pips. A 1, or a die alone, has only its colour and pip size."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    if not others:
-        return "grey" if colour == "grey" else "d6"
-    pips = _pip_size(fit) / float(np.percentile([_pip_size(o) for o in others], 75))
-    return "grey" if pips < (0.85 if colour == "grey" else 0.76) else "d6"
+    pips = _pip_size(fit) / float(np.percentile([_pip_size(o) for o in others], 75)) if others else 1.0
+    spaced = [o.side for o in others if o.value > 1]
+    if fit.value > 1 and spaced:
+        size = fit.side / float(np.percentile(spaced, 75))
+        if colour == "grey":
+            return "grey" if size < 0.85 else "d6"
+        return "grey" if size < 0.8 and pips < 0.75 else "d6"  # far from the camera, a d6 looks smaller too
+    if colour == "grey":
+        return "grey"
+    return "grey" if pips < 0.7 else "d6"
 
 
 def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
