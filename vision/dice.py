@@ -116,9 +116,9 @@ def _split(group: list[Pip]) -> list[list[Pip]]:
     return [[p for p, k in zip(group, labels, strict=True) if k == c] for c in (0, 1)]
 
 
-def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceFit]:
+def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
     """Layout fits for a group: as a whole, without its odd pips, or split in two touching dice."""
-    fit = fit_layout(gray, group) if len(group) <= 6 else None
+    fit = fit_layout(group) if len(group) <= 6 else None
     if fit is not None and fit.residual < 0.3:
         return [fit]
     best = fit
@@ -132,21 +132,21 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
             dropped = odd[:drop]
             if all(abs(p.diameter - median_d) < 0.25 * median_d and p.elongation < 1.3 for p in dropped):
                 break  # nothing odd to drop
-            candidate = fit_layout(gray, [p for p in group if p not in dropped])
+            candidate = fit_layout([p for p in group if p not in dropped])
             if candidate is not None and candidate.residual < 0.3:
                 # a dropped pip may be the 1 of a die touching this one
-                alone = [fit_layout(gray, [p]) for p in dropped if p.elongation <= 1.3]
+                alone = [fit_layout([p]) for p in dropped if p.elongation <= 1.3]
                 return [candidate, *(f for f in alone if f is not None)]
     if len(group) >= 3 and depth < 2:
         # a top face and the shaded side faces next to it: the top face's pips are the strongest
         strongest = max(p.contrast for p in group)
         top = [p for p in group if p.contrast >= 0.72 * strongest]
         if 1 <= len(top) < len(group):
-            fits = _fit_group(gray, top, depth + 1)
+            fits = _fit_group(top, depth + 1)
             if fits and all(f.residual < 0.3 for f in fits):
                 return fits
     if len(group) >= 4 and depth < 2:
-        parts = [_fit_group(gray, part, depth + 1) for part in _split(group)]
+        parts = [_fit_group(part, depth + 1) for part in _split(group)]
         if all(parts) and all(f.residual < 0.3 for fits in parts for f in fits):
             return [f for fits in parts for f in fits]
     if len(group) >= 2 and depth < 2:
@@ -154,8 +154,8 @@ def _fit_group(gray: np.ndarray, group: list[Pip], depth: int = 0) -> list[FaceF
         big = max(group, key=lambda p: p.diameter)
         rest = [p for p in group if p is not big]
         if big.diameter >= 1.2 * median([p.diameter for p in rest]):
-            alone = fit_layout(gray, [big])
-            others = _fit_group(gray, rest, depth + 1)
+            alone = fit_layout([big])
+            others = _fit_group(rest, depth + 1)
             if alone is not None and (others or len(rest) == 1):
                 return [alone, *others]
     return [best] if best is not None else []
@@ -172,9 +172,9 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None) -> tuple[list[FaceFit
     found = find_pips(gray)
     pips = [p for p in found if p.elongation <= MAX_ELONGATION]
     marks = np.array([(p.x, p.y, p.contrast, p.diameter) for p in found]) if found else np.zeros((0, 4))
-    fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(gray, group)]
+    fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(group)]
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
-    ones = [fit_layout(gray, [p]) for fit in fits if fit.value == 2 for p in fit.pips]
+    ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]
     return fits + [f for f in ones if f is not None], marks
 
 

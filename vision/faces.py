@@ -201,7 +201,7 @@ def _orientation(rel: np.ndarray) -> float:
     return (float(np.angle(z)) / 4 - math.pi / 4) % (math.pi / 2)
 
 
-def fit_layout(gray: np.ndarray, pips: list[Pip]) -> FaceFit | None:
+def fit_layout(pips: list[Pip]) -> FaceFit | None:
     """Fit the layout of len(pips) to the group; None when there is no such layout."""
     n = len(pips)
     if not 1 <= n <= 6:
