@@ -15,9 +15,10 @@ import math
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -79,18 +80,22 @@ def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[
     return paired, [d for j, d in enumerate(dice) if j not in used]
 
 
+T = TypeVar("T")
 TIMING_RUNS = 3  # each frame is read this many times; its time is the fastest (the machine is shared)
 
 
-def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die], float]:
-    """The reading and its CPU time in ms (best of TIMING_RUNS, so other processes count less)."""
+def _timed(read: Callable[[], T]) -> tuple[T, float]:
+    """What read() returns and its CPU time in ms (best of TIMING_RUNS, so other processes count less)."""
     best = float("inf")
-    dice: list[Die] = []
     for _ in range(TIMING_RUNS):
         t0 = time.process_time()
-        dice = read_dice(image, treehouse=treehouse, faces=faces)
+        result = read()
         best = min(best, (time.process_time() - t0) * 1000)
-    return dice, best
+    return result, best
+
+
+def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die], float]:
+    return _timed(lambda: read_dice(image, treehouse=treehouse, faces=faces))
 
 
 def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -> None:
@@ -142,12 +147,8 @@ def crops_tally(folder: Path, rows: list[dict[str, str]], faces=None) -> Tally:
     tally = Tally()
     for row in rows:
         image = _read_image(folder / row["crop"])
-        best = float("inf")
-        for _ in range(TIMING_RUNS):
-            t0 = time.process_time()
-            die = read_crop(image, faces=faces)
-            best = min(best, (time.process_time() - t0) * 1000)
-        tally.ms.append(best)
+        die, ms = _timed(lambda image=image: read_crop(image, faces=faces))
+        tally.ms.append(ms)
         tally.dice += 1
         tally.photos += 1
         if die is not None and die.value == int(row["value"]):

@@ -52,6 +52,10 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
             raise BadCommand('"version" (a whole number: the table version you saw) is required')
         return value
 
+    def applied(table_id: str, texts: list[str]):
+        """The answer to a command that went through: what it did, and the table's new version."""
+        return jsonify(texts=texts, version=session.get(table_id).version)
+
     @app.errorhandler(TableError)
     def table_error(err: TableError):
         return jsonify(error=str(err)), err.status
@@ -122,8 +126,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         action = data.get("action")
         if not isinstance(action, dict):
             raise BadCommand('"action" (an object with a "type") is required')
-        texts = session.act(table_id, version(data), action, token() or "", source="phone")
-        return jsonify(texts=texts, version=session.get(table_id).version)
+        return applied(table_id, session.act(table_id, version(data), action, token() or "", source="phone"))
 
     @app.post("/api/tables/<table_id>/<press>")
     def api_press(table_id: str, press: str):
@@ -131,8 +134,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         buttons = {"confirm": session.confirm, "retry": session.retry, "undo": session.undo}
         if press not in buttons:
             abort(404, f"no command {press!r}")
-        texts = buttons[press](table_id, version(body()), token() or "") or []
-        return jsonify(texts=texts, version=session.get(table_id).version)
+        return applied(table_id, buttons[press](table_id, version(body()), token() or "") or [])
 
     @app.post("/api/tables/<table_id>/correct")
     def api_correct(table_id: str):
@@ -140,8 +142,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         values = data.get("values")
         if not isinstance(values, list):
             raise BadCommand('"values" (the dice, in the order asked) is required')
-        texts = session.correct(table_id, version(data), values, token() or "")
-        return jsonify(texts=texts, version=session.get(table_id).version)
+        return applied(table_id, session.correct(table_id, version(data), values, token() or ""))
 
     @app.get("/api/tables/<table_id>/odds")
     def api_odds(table_id: str):

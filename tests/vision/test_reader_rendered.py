@@ -37,7 +37,7 @@ def test_reader_reads_clean_rendered_scenes():
 
 def test_reader_reads_rendered_scenes_with_every_variation():
     accuracy, right, wrong = _score(range(2000, 2060))
-    assert accuracy >= 0.9  # measured 0.918 (misses and grey-vs-d6 kinds more than values)
+    assert accuracy >= 0.93  # measured 0.9375 (misses and grey-vs-d6 kinds more than values)
     # honest confidence: wrong readings are, on average, much less sure than right ones
     if wrong:
         assert np.mean(wrong) < np.mean(right) - 0.15
