@@ -163,24 +163,55 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
 
 def propose_faces(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:
     """Every place a die face may be: pips grouped into faces and fitted to the 1..6 layouts, however
-    poorly (the face classifier, not the fit, decides what each one is)."""
-    return _proposals(gray, frame)[0]
+    poorly (the face classifier, not the fit, decides what each one is), at every scale."""
+    return [fit for fits, _ in _levels(gray, frame) for fit in fits]
+
+
+LEVEL_MIN_PX = 150  # halved copies are read while their shorter side is at least this many px
+COARSE_PIP_PX = 10  # on a halved copy only faces with pips this big (its px) count: larger dice than
+# the full-size pip finder sees (it looks for pips of at most about 20 px)
+
+
+def _levels(gray: np.ndarray, frame: np.ndarray | None) -> list[tuple[list[FaceFit], np.ndarray]]:
+    """(proposed faces, marks) of the frame and of its halved copies (dice too big for the pip finder
+    at full size), all in the frame's pixels."""
+    levels = [_proposals(gray, frame)]
+    scale = 1
+    while min(gray.shape[:2]) >= 2 * LEVEL_MIN_PX:
+        gray = cv2.pyrDown(gray)
+        frame = cv2.pyrDown(frame) if frame is not None else None
+        scale *= 2
+        fits, marks = _proposals(gray, frame)
+        big = [_scaled(f, scale) for f in fits if _pip_size(f) >= COARSE_PIP_PX]
+        levels.append((big, marks * [scale, scale, 1, scale, 1, 1, 1]))
+    return levels
+
+
+def _scaled(fit: FaceFit, k: float) -> FaceFit:
+    """A fit read on a copy shrunk k times, in the frame's pixels."""
+    pips = tuple(replace(p, x=p.x * k, y=p.y * k, diameter=p.diameter * k, area=int(p.area * k * k))
+                 for p in fit.pips)
+    return replace(fit, cx=fit.cx * k, cy=fit.cy * k, pitch=fit.pitch * k, pips=pips)
 
 
 def _proposals(gray: np.ndarray, frame: np.ndarray | None) -> tuple[list[FaceFit], np.ndarray]:
-    """The proposed faces, and every spot found (x, y, contrast, diameter), pip-like or not."""
+    """The proposed faces, and every spot found (x, y, contrast, diameter, polarity, elongation,
+    solidity), pip-like or not."""
     found = find_pips(gray)
     pips = [p for p in found if p.elongation <= MAX_ELONGATION]
-    marks = np.array([(p.x, p.y, p.contrast, p.diameter) for p in found]) if found else np.zeros((0, 4))
+    marks = np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in found]
+                     ) if found else np.zeros((0, 7))
     fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(group)]
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
     ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]
     return fits + [f for f in ones if f is not None], marks
 
 
-def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
-    """1 when the face holds no strong marks but its pips; less for each other one. A die's face is
-    plain around its pips, while printed text has letters all round the dots it lends a 'face'."""
+def _uncluttered(fit: FaceFit, marks: np.ndarray, value: int) -> float:
+    """1 when the face holds no strong marks but the pips of `value`; less for each other one. A die's
+    face is plain around its pips, while printed text has letters all round the dots it lends a 'face'.
+    A fit may hold only some of a face's pips: round solid spots of the pips' polarity, up to the
+    `value` less the fit's own, may be the rest."""
     if len(marks) == 0:
         return 1.0
     c, s = math.cos(fit.angle), math.sin(fit.angle)
@@ -189,7 +220,12 @@ def _uncluttered(fit: FaceFit, marks: np.ndarray) -> float:
     half = 0.42 * fit.side
     # as strong and nearly as big as the pips (ghost pips of a translucent die are fainter)
     strong = (marks[:, 2] >= 0.7 * min(p.contrast for p in fit.pips)) & (marks[:, 3] >= 0.6 * _pip_size(fit))
-    others = int(((np.abs(u) < half) & (np.abs(v) < half) & strong).sum()) - len(fit.pips)
+    inside = (np.abs(u) < half) & (np.abs(v) < half) & strong
+    pip_like = inside & (marks[:, 4] == fit.pips[0].polarity) & (marks[:, 5] <= 1.6) & (marks[:, 6] >= 0.8)
+    own = len(fit.pips)
+    strangers = max(0, int(inside.sum()) - own)  # marks that are not the fit's pips
+    pips_more = max(0, min(int(pip_like.sum()) - own, value - own, strangers))  # the rest of the face
+    others = strangers - pips_more
     return (1.0, 0.6, 0.3)[others] if others < 3 else 0.0
 
 
@@ -236,15 +272,15 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         from vision.treehouse import find_treehouse
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
-    fits, marks = _proposals(gray, frame)
-    # what the spots' shapes already rule out is not worth the classifier's time
-    gates = [_inside_frame(f, width, height) * _pip_like(f) * _uncluttered(f, marks) for f in fits]
-    gated = [(f, g) for f, g in zip(fits, gates, strict=True) if g >= max(min_confidence, 0.01)]
-    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _ in gated])
+    # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
+    gated = [(f, _inside_frame(f, width, height) * _pip_like(f), marks)
+             for fits, marks in _levels(gray, frame) for f in fits]
+    gated = [(f, g, m) for f, g, m in gated if g * _uncluttered(f, m, 6) >= max(min_confidence, 0.01)]
+    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _ in gated])
     scored = []
-    for (fit, gate), p in zip(gated, probs, strict=True):
+    for (fit, gate, marks), p in zip(gated, probs, strict=True):
         value = int(p[1:].argmax()) + 1
-        conf = float(p[value]) * gate
+        conf = float(p[value]) * gate * _uncluttered(fit, marks, value)
         if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face
