@@ -56,35 +56,48 @@ def _box(fit: FaceFit, width: int, height: int) -> tuple[int, int, int, int]:
 
 
 def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
-    """Median BGR of the body just around the pips."""
+    """Median BGR of the face's body: between its pips (half a pitch diagonally off the face's centre,
+    clear of the pips of every layout and of the table past the face's edge), or around a lone pip."""
     h, w = frame.shape[:2]
-    samples = []
-    for p in fit.pips:
+    if len(fit.pips) == 1:
+        p = fit.pips[0]
         r = p.diameter * 1.05
-        for a in np.linspace(0, 2 * math.pi, 8, endpoint=False):
-            x, y = int(round(p.x + r * math.cos(a))), int(round(p.y + r * math.sin(a)))
-            if 0 <= x < w and 0 <= y < h:
-                samples.append(frame[y, x])
+        points = [(p.x + r * math.cos(a), p.y + r * math.sin(a))
+                  for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)]
+    else:
+        c, s, half = math.cos(fit.angle), math.sin(fit.angle), fit.pitch / 2
+        points = [(fit.cx + half * (u * c - v * s), fit.cy + half * (u * s + v * c))
+                  for u in (-1, 1) for v in (-1, 1)]
+    samples = [frame[int(round(y)), int(round(x))] for x, y in points
+               if 0 <= x < w - 0.5 and 0 <= y < h - 0.5]
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
 
 
 def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
     """'grey' for the small grey 1-4 die, else 'd6'. Beside other dice its face size tells (about 0.72
-    of a d6's; known from the pip spacing, so for faces of 2 or more pips). Light can make grey look
-    white, and a d6 far from the camera looks smaller, so a white-looking die must also have clearly
-    smaller pips. A 1, or a die alone, has only its colour and pip size."""
+    of a d6's; known from the pip spacing, so for faces of 2 or more pips), and its pips are smaller
+    too. Light can make grey look white and shade a white die grey, and a d6 far from the camera looks
+    smaller, so the colour alone never makes a die grey when other dice show its size. A
+    white-looking die is grey only when clearly smaller with clearly smaller pips; a white 1 never is
+    (real dice give the 1 pips of every size)."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    pips = _pip_size(fit) / float(np.percentile([_pip_size(o) for o in others], 75)) if others else 1.0
+    pips = _pip_size(fit) / float(np.percentile([_plain_pip_size(o) for o in others], 75)) if others else 1.0
     spaced = [o.side for o in others if o.value > 1]
     if fit.value > 1 and spaced:
         size = fit.side / float(np.percentile(spaced, 75))
         if colour == "grey":
-            return "grey" if size < 0.85 else "d6"
+            return "grey" if size < 0.78 or size < 0.85 and pips < 0.9 else "d6"
         return "grey" if size < 0.8 and pips < 0.75 else "d6"  # far from the camera, a d6 looks smaller too
-    if colour == "grey":
-        return "grey"
-    return "grey" if pips < 0.7 else "d6"
+    return "grey" if colour == "grey" and pips / (_pip_size(fit) / _plain_pip_size(fit)) < 1.1 else "d6"
+
+
+def _plain_pip_size(fit: FaceFit) -> float:
+    """Pip diameter (px) as a face of 2..6 would have it: the lone pip of a 1 is larger."""
+    return _pip_size(fit) / (ONE_PIP_SCALE if fit.value == 1 else 1.0)
+
+
+ONE_PIP_SCALE = 1.35  # the pip of a 1 is about this much wider than the pips of the other faces
 
 
 def _inside(x: float, y: float, box: tuple[int, int, int, int]) -> bool:
