@@ -181,22 +181,21 @@ def propose_faces(gray: np.ndarray, frame: np.ndarray | None = None) -> list[Fac
 
 
 LEVEL_MIN_PX = 150  # halved copies are read while their shorter side is at least this many px
-COARSE_PIP_PX = 10  # on a halved copy only faces with pips this big (its px) count: larger dice than
-# the full-size pip finder sees (it looks for pips of at most about 20 px)
+COARSE_PIP_PX = 10.0  # on a halved copy only pips this big (its px) count: larger dice than the
+# full-size pip finder sees (it looks for pips of at most about 20 px)
 
 
 def _levels(gray: np.ndarray, frame: np.ndarray | None) -> list[tuple[list[FaceFit], np.ndarray]]:
     """(proposed faces, marks) of the frame and of its halved copies (dice too big for the pip finder
-    at full size), all in the frame's pixels."""
+    at full size: a phone photo, a low camera), all in the frame's pixels."""
     levels = [_proposals(gray, frame)]
     scale = 1
     while min(gray.shape[:2]) >= 2 * LEVEL_MIN_PX:
         gray = cv2.pyrDown(gray)
         frame = cv2.pyrDown(frame) if frame is not None else None
         scale *= 2
-        fits, marks = _proposals(gray, frame)
-        big = [_scaled(f, scale) for f in fits if _pip_size(f) >= COARSE_PIP_PX]
-        levels.append((big, marks * [scale, scale, 1, scale, 1, 1, 1]))
+        fits, marks = _proposals(gray, frame, COARSE_PIP_PX)
+        levels.append(([_scaled(f, scale) for f in fits], marks * [scale, scale, 1, scale, 1, 1, 1]))
     return levels
 
 
@@ -207,11 +206,12 @@ def _scaled(fit: FaceFit, k: float) -> FaceFit:
     return replace(fit, cx=fit.cx * k, cy=fit.cy * k, pitch=fit.pitch * k, pips=pips)
 
 
-def _proposals(gray: np.ndarray, frame: np.ndarray | None) -> tuple[list[FaceFit], np.ndarray]:
-    """The proposed faces, and every spot found (x, y, contrast, diameter, polarity, elongation,
-    solidity), pip-like or not."""
-    found = find_pips(gray)
-    pips = [p for p in found if p.elongation <= MAX_ELONGATION]
+def _proposals(gray: np.ndarray, frame: np.ndarray | None,
+               min_pip_px: float = 0.0) -> tuple[list[FaceFit], np.ndarray]:
+    """The faces proposed from pips at least min_pip_px wide, and every spot found (x, y, contrast,
+    diameter, polarity, elongation, solidity), pip-like or not."""
+    found = find_pips(gray, min_area=max(10, int(0.5 * min_pip_px ** 2)))
+    pips = [p for p in found if p.elongation <= MAX_ELONGATION and p.diameter >= min_pip_px]
     marks = np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in found]
                      ) if found else np.zeros((0, 7))
     fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(group)]
@@ -220,25 +220,36 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None) -> tuple[list[FaceFit
     return fits + [f for f in ones if f is not None], marks
 
 
-def _uncluttered(fit: FaceFit, marks: np.ndarray, value: int) -> float:
+def _crowding(fits: list[FaceFit], marks: np.ndarray) -> np.ndarray:
+    """(N, 2): for each fit, the strong marks on its face (as strong and nearly as big as its pips;
+    ghost pips of a translucent die are fainter), and how many of those are round solid spots of its
+    pips' polarity. All fits at once: a frame has dozens of proposals and hundreds of marks."""
+    if not fits or len(marks) == 0:
+        return np.zeros((len(fits), 2), int)
+    cx, cy, angle, side = (np.array([getattr(f, k) for f in fits]) for k in ("cx", "cy", "angle", "side"))
+    contrast = np.array([min(p.contrast for p in f.pips) for f in fits])[:, None]
+    size = np.array([_pip_size(f) for f in fits])[:, None]
+    polarity = np.array([f.pips[0].polarity for f in fits])[:, None]
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    dx, dy = marks[None, :, 0] - cx[:, None], marks[None, :, 1] - cy[:, None]
+    u, v = dx * c + dy * s, -dx * s + dy * c  # in each face's frame
+    half = 0.42 * side[:, None]
+    inside = ((np.abs(u) < half) & (np.abs(v) < half) & (marks[None, :, 2] >= 0.7 * contrast)
+              & (marks[None, :, 3] >= 0.6 * size))
+    round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= 1.6)
+              & (marks[None, :, 6] >= 0.8))
+    return np.stack([inside.sum(axis=1), round_.sum(axis=1)], axis=1)
+
+
+def _uncluttered(fit: FaceFit, crowding: np.ndarray, value: int) -> float:
     """1 when the face holds no strong marks but the pips of `value`; less for each other one. A die's
     face is plain around its pips, while printed text has letters all round the dots it lends a 'face'.
-    A fit may hold only some of a face's pips: round solid spots of the pips' polarity, up to the
-    `value` less the fit's own, may be the rest."""
-    if len(marks) == 0:
-        return 1.0
-    c, s = math.cos(fit.angle), math.sin(fit.angle)
-    dx, dy = marks[:, 0] - fit.cx, marks[:, 1] - fit.cy
-    u, v = dx * c + dy * s, -dx * s + dy * c  # in the face's frame
-    half = 0.42 * fit.side
-    # as strong and nearly as big as the pips (ghost pips of a translucent die are fainter)
-    strong = (marks[:, 2] >= 0.7 * min(p.contrast for p in fit.pips)) & (marks[:, 3] >= 0.6 * _pip_size(fit))
-    inside = (np.abs(u) < half) & (np.abs(v) < half) & strong
-    pip_like = inside & (marks[:, 4] == fit.pips[0].polarity) & (marks[:, 5] <= 1.6) & (marks[:, 6] >= 0.8)
+    A fit may hold only some of a face's pips: round solid spots, up to the `value` less the fit's
+    own, may be the rest. crowding: the fit's row of `_crowding`."""
+    inside, round_ = int(crowding[0]), int(crowding[1])
     own = len(fit.pips)
-    strangers = max(0, int(inside.sum()) - own)  # marks that are not the fit's pips
-    pips_more = max(0, min(int(pip_like.sum()) - own, value - own, strangers))  # the rest of the face
-    others = strangers - pips_more
+    strangers = max(0, inside - own)  # marks that are not the fit's pips
+    others = strangers - max(0, min(round_ - own, value - own, strangers))  # less the rest of the face
     return (1.0, 0.6, 0.3)[others] if others < 3 else 0.0
 
 
@@ -286,14 +297,20 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
     # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
-    gated = [(f, _inside_frame(f, width, height) * _pip_like(f), marks)
-             for fits, marks in _levels(gray, frame) for f in fits]
-    gated = [(f, g, m) for f, g, m in gated if g * _uncluttered(f, m, 6) >= max(min_confidence, 0.01)]
+    least = max(min_confidence, 0.01)
+    gated = []
+    for fits, marks in _levels(gray, frame):
+        for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
+            gate = _inside_frame(fit, width, height) * _pip_like(fit)
+            if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
+                gated.append((fit, gate, crowding))
     probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _ in gated])
     scored = []
-    for (fit, gate, marks), p in zip(gated, probs, strict=True):
+    for (fit, gate, crowding), p in zip(gated, probs, strict=True):
         value = int(p[1:].argmax()) + 1
-        conf = float(p[value]) * gate * _uncluttered(fit, marks, value)
+        conf = float(p[value]) * gate
+        if conf >= min_confidence:
+            conf *= _uncluttered(fit, crowding, value)
         if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face

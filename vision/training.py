@@ -100,20 +100,11 @@ def photo_samples(out: Samples, rng: np.random.Generator, frame: np.ndarray,
                 out.add(augmented(rng, gray, x, y, side, None), cls)
 
 
-SMALL_SIDES, LARGE_SIDES = (24.0, 34.0), (70.0, 160.0)  # face sides (px) beyond the renderer's usual 34..70
-SMALL_SHARE = LARGE_SHARE = 0.2  # of the rendered scenes: far dice, and near ones (read on halved copies)
-
-
 def render_samples(out: Samples, rng: np.random.Generator, scenes: int, copies: int = 3) -> None:
-    """Samples from rendered scenes, some with dice smaller or larger than the camera usually sees (a
-    phone photo, another mount): the classifier must not learn one die size."""
     from vision.render import render_scene
 
     for _ in range(scenes):
-        r = rng.random()
-        side = (rng.uniform(*SMALL_SIDES) if r < SMALL_SHARE
-                else rng.uniform(*LARGE_SIDES) if r < SMALL_SHARE + LARGE_SHARE else None)
-        image, truth = render_scene(rng, side_px=side)
+        image, truth = render_scene(rng)
         dice = [((x1 + x2) / 2, (y1 + y2) / 2, 0 if t.kind == "treehouse" else t.value)
                 for t in truth for x1, y1, x2, y2 in [t.box]]
         photo_samples(out, rng, image, dice, copies, negatives=0.5)

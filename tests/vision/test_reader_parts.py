@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.dice import _scaled, _uncluttered
+from vision.dice import _crowding, _scaled, _uncluttered
 from vision.faces import fit_layout
 from vision.pips import Pip
 
@@ -17,8 +17,9 @@ def _pip(x: float, y: float, solidity: float = 0.95, elongation: float = 1.05) -
                solidity=solidity)
 
 
-def _marks(pips: list[Pip]) -> np.ndarray:
-    return np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in pips])
+def _clutter(fit, pips: list[Pip], value: int) -> float:
+    marks = np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in pips])
+    return _uncluttered(fit, _crowding([fit], marks)[0], value)
 
 
 def _six(solidity: float = 0.95) -> list[Pip]:
@@ -29,14 +30,14 @@ def test_the_rest_of_a_six_is_not_clutter_when_the_face_reads_six():
     six = _six()
     fit = fit_layout([six[0], six[5]])  # only the diagonal was grouped: a 2 as wide as the 6
     assert fit is not None and fit.value == 2
-    assert _uncluttered(fit, _marks(six), 6) == 1.0
-    assert _uncluttered(fit, _marks(six), 2) == 0.0  # as a 2, four strong marks crowd it
+    assert _clutter(fit, six, 6) == 1.0
+    assert _clutter(fit, six, 2) == 0.0  # as a 2, four strong marks crowd it
 
 
 def test_letters_around_dots_are_clutter_whatever_the_value():
     letters = _six(solidity=0.5)  # glyphs: strong marks, but not solid round spots
     fit = fit_layout([_pip(88, 88), _pip(112, 112)])
-    assert _uncluttered(fit, _marks([*fit.pips, *letters[1:5]]), 6) == 0.0
+    assert _clutter(fit, [*fit.pips, *letters[1:5]], 6) == 0.0
 
 
 def test_a_fit_from_a_halved_copy_is_given_in_frame_pixels():

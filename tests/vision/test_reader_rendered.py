@@ -37,7 +37,7 @@ def test_reader_reads_clean_rendered_scenes():
 
 def test_reader_reads_rendered_scenes_with_every_variation():
     accuracy, right, wrong = _score(range(2000, 2060))
-    assert accuracy >= 0.93  # measured 0.9375 (misses and grey-vs-d6 kinds more than values)
+    assert accuracy >= 0.94  # measured 0.9471 (misses and grey-vs-d6 kinds more than values)
     # honest confidence: wrong readings are, on average, much less sure than right ones
     if wrong:
         assert np.mean(wrong) < np.mean(right) - 0.15
@@ -111,8 +111,9 @@ def test_dice_of_every_size_in_cluttered_scenes():
         rng = np.random.default_rng(3000 + seed)
         side = float(rng.uniform(28, 160))
         image, truth = render_scene(rng, int(rng.integers(1, 4)), side_px=side)
-        paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+        dice = read_dice(image, treehouse=TEMPLATES)
+        paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], dice)
         total += len(truth)
         right += sum(d is not None and d.value == t.value and d.kind == t.kind
                      for t, d in zip(truth, paired, strict=True))
-    assert right / total >= 0.9
+    assert right / total >= 0.95  # measured 79 of 81
