@@ -7,11 +7,11 @@
 Two stages. The classical one proposes where faces may be: round pips of either polarity
 (`vision.pips`), grouped into faces joined by die body and fitted to the 1..6 layouts
 (`vision.faces`), in the frame and in halved copies of it (dice too near the camera for the pip
-finder at full size). A small learned classifier (`vision.faceclass`) then says what each proposal is:
-a face showing 1..6, or no die at all (a side face, print, a key). Its probability, lowered for spots
-that are not round solid pips, for faces crowded by other marks and for faces cut by the frame's
-edge, is the confidence. The grey 1-4 die is told by its smaller face and pips and its grey body; the Treehouse
-die by matching its symbol against calibrated templates (`vision.treehouse`).
+finder at full size). A small learned classifier (`vision.faceclass`) then says what each proposal
+is: a face showing 1..6, or no die at all (a side face, print, a key). Its probability, lowered for
+spots that are not round solid pips, for faces crowded by other marks and for faces cut by the
+frame's edge, is the confidence. The grey 1-4 die is told by its smaller face and pips and its grey
+body; the Treehouse die by matching its symbol against calibrated templates (`vision.treehouse`).
 """
 
 from __future__ import annotations
