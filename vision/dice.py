@@ -83,14 +83,15 @@ def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
     (real dice give the 1 pips of every size)."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    pips = _pip_size(fit) / float(np.percentile([_plain_pip_size(o) for o in others], 75)) if others else 1.0
+    usual = float(np.percentile([_plain_pip_size(o) for o in others], 75)) if others else _plain_pip_size(fit)
+    pips = _pip_size(fit) / usual  # as seen: real dice give the 1 pips of every size
     spaced = [o.side for o in others if o.value > 1]
     if fit.value > 1 and spaced:
         size = fit.side / float(np.percentile(spaced, 75))
         if colour == "grey":
             return "grey" if size < 0.78 or size < 0.85 and pips < 0.9 else "d6"
         return "grey" if size < 0.8 and pips < 0.75 else "d6"  # far from the camera, a d6 looks smaller too
-    return "grey" if colour == "grey" and pips / (_pip_size(fit) / _plain_pip_size(fit)) < 1.1 else "d6"
+    return "grey" if colour == "grey" and _plain_pip_size(fit) / usual < 1.1 else "d6"
 
 
 def _plain_pip_size(fit: FaceFit) -> float:
