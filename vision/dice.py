@@ -196,8 +196,7 @@ def _levels(gray: np.ndarray, frame: np.ndarray | None) -> list[tuple[list[FaceF
         gray = cv2.pyrDown(gray)
         frame = cv2.pyrDown(frame) if frame is not None else None
         scale *= 2
-        fits, marks = _proposals(gray, frame, COARSE_PIP_PX)
-        levels.append(([_scaled(f, scale) for f in fits], marks * [scale, scale, 1, scale, 1, 1, 1]))
+        levels.append(_proposals(gray, frame, COARSE_PIP_PX, scale))
     return levels
 
 
@@ -208,18 +207,26 @@ def _scaled(fit: FaceFit, k: float) -> FaceFit:
     return replace(fit, cx=fit.cx * k, cy=fit.cy * k, pitch=fit.pitch * k, pips=pips)
 
 
-def _proposals(gray: np.ndarray, frame: np.ndarray | None,
-               min_pip_px: float = 0.0) -> tuple[list[FaceFit], np.ndarray]:
-    """The faces proposed from pips at least min_pip_px wide, and every spot found (x, y, contrast,
-    diameter, polarity, elongation, solidity), pip-like or not."""
+def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0.0,
+               scale: float = 1) -> tuple[list[FaceFit], np.ndarray]:
+    """The faces proposed from pips at least min_pip_px wide, and every spot found, pip-like or not
+    (`_marks`), in the pixels of a frame `scale` times larger than gray."""
     found = find_pips(gray, min_area=max(10, int(0.5 * min_pip_px ** 2)))
     pips = [p for p in found if p.elongation <= MAX_ELONGATION and p.diameter >= min_pip_px]
-    marks = np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in found]
-                     ) if found else np.zeros((0, 7))
     fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(group)]
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
     ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]
-    return fits + [f for f in ones if f is not None], marks
+    fits += [f for f in ones if f is not None]
+    return [_scaled(f, scale) for f in fits] if scale != 1 else fits, _marks(found, scale)
+
+
+def _marks(spots: list[Pip], scale: float = 1) -> np.ndarray:
+    """(N, 7) rows of x, y (px), contrast, diameter (px), polarity, elongation, solidity: every spot,
+    for telling a die's plain face from print. Pixels are multiplied by scale."""
+    if not spots:
+        return np.zeros((0, 7))
+    return np.array([(p.x * scale, p.y * scale, p.contrast, p.diameter * scale, p.polarity, p.elongation,
+                      p.solidity) for p in spots])
 
 
 def _crowding(fits: list[FaceFit], marks: np.ndarray) -> np.ndarray:
@@ -238,8 +245,8 @@ def _crowding(fits: list[FaceFit], marks: np.ndarray) -> np.ndarray:
     half = 0.42 * side[:, None]
     inside = ((np.abs(u) < half) & (np.abs(v) < half) & (marks[None, :, 2] >= 0.7 * contrast)
               & (marks[None, :, 3] >= 0.6 * size))
-    round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= 1.6)
-              & (marks[None, :, 6] >= 0.8))
+    round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= ROUND)
+              & (marks[None, :, 6] >= SOLID))
     return np.stack([inside.sum(axis=1), round_.sum(axis=1)], axis=1)
 
 
@@ -358,11 +365,15 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
 
 
+ROUND = 1.6  # a spot at most this elongated (major / minor axis) is round
+SOLID = 0.8  # a spot filling at least this share of its convex hull is solid (a glyph is not)
+
+
 def _pip_like(fit: FaceFit) -> float:
     """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
     classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
-    solid = _unit((median([p.solidity for p in fit.pips]) - 0.6) / 0.2)
-    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - 1.6) / 0.8)
+    solid = _unit((median([p.solidity for p in fit.pips]) - (SOLID - 0.2)) / 0.2)
+    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - ROUND) / 0.8)
     return solid * round_
 
 

@@ -3,9 +3,7 @@ halved copy of the frame."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from vision.dice import _crowding, _scaled, _uncluttered
+from vision.dice import _crowding, _marks, _scaled, _uncluttered
 from vision.faces import fit_layout
 from vision.pips import Pip
 
@@ -18,8 +16,7 @@ def _pip(x: float, y: float, solidity: float = 0.95, elongation: float = 1.05) -
 
 
 def _clutter(fit, pips: list[Pip], value: int) -> float:
-    marks = np.array([(p.x, p.y, p.contrast, p.diameter, p.polarity, p.elongation, p.solidity) for p in pips])
-    return _uncluttered(fit, _crowding([fit], marks)[0], value)
+    return _uncluttered(fit, _crowding([fit], _marks(pips))[0], value)
 
 
 def _six(solidity: float = 0.95) -> list[Pip]:
@@ -46,3 +43,9 @@ def test_a_fit_from_a_halved_copy_is_given_in_frame_pixels():
     assert (big.cx, big.cy) == (2 * fit.cx, 2 * fit.cy)
     assert abs(big.side - 2 * fit.side) < 1e-9
     assert [p.diameter for p in big.pips] == [16.0, 16.0]
+
+
+def test_spots_of_a_halved_copy_are_given_in_frame_pixels():
+    row = _marks([_pip(50, 40)], scale=2)[0]
+    assert row[[0, 1, 3]].tolist() == [100, 80, 16]  # x, y, diameter
+    assert row[[2, 5, 6]].tolist() == [60.0, 1.05, 0.95]  # contrast and shape do not scale
