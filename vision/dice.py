@@ -10,7 +10,8 @@ Two stages. The classical one proposes where faces may be: round pips of either 
 finder at full size). A small learned classifier (`vision.faceclass`) then says what each proposal
 is: a face showing 1..6, or no die at all (a side face, print, a key). Its probability, lowered for
 spots that are not round solid pips, for faces crowded by other marks and for faces cut by the
-frame's edge, is the confidence. The grey 1-4 die is told by its smaller face and pips and its grey
+frame's edge, is the confidence. Of two faces on one die the top one speaks: a face beside a brighter
+one of the same colour is its side face, in shade (light comes from above). The grey 1-4 die is told by its smaller face and pips and its grey
 body; the Treehouse die by matching its symbol against calibrated templates (`vision.treehouse`).
 """
 
@@ -329,15 +330,21 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
     scored = [(f, c) for f, c in scored if not under_symbol(f, c)]
     scored.sort(key=lambda fc: -fc[1])
-    # proposals on one die (parts of its face, its side faces): the most confident speaks for it
-    kept: list[tuple[FaceFit, float]] = []
+    # proposals on one die (parts of its face, its side faces): the most confident speaks for it, but
+    # a face beside a brighter one of the same colour is that die's side face, however confident
+    kept: list[tuple[FaceFit, float, np.ndarray]] = []
     for fit, conf in scored:
-        if not any(_same_die(fit, k) for k, _ in kept):
-            kept.append((fit, conf))
+        body = _body_colour(frame, fit)
+        rival = next((i for i, (k, _, k_body) in enumerate(kept) if _same_die(fit, k)
+                      or _side_face(fit, body, k, k_body) or _side_face(k, k_body, fit, body)), None)
+        if rival is None:
+            kept.append((fit, conf, body))
+        elif _side_face(kept[rival][0], kept[rival][2], fit, body):
+            kept[rival] = (fit, conf, body)
     dice = []
-    for i, (fit, conf) in enumerate(kept):
-        colour = colour_name(_body_colour(frame, fit))
-        others = [k for j, (k, c) in enumerate(kept) if j != i and c >= 0.5]
+    for i, (fit, conf, body) in enumerate(kept):
+        colour = colour_name(body)
+        others = [k for j, (k, c, _) in enumerate(kept) if j != i and c >= 0.5]
         dice.append(Die(fit.value, _kind(fit, colour, others), colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
@@ -363,6 +370,24 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
+SIDE_FACE_SHADE = (0.55, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
+SIDE_FACE_STEP = 10  # and at least this many grey levels (0..255) darker
+
+
+def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarray) -> bool:
+    """True when fit looks like a side face of the die whose top face is `top`: beside it (the centres
+    half to one and a half of its faces apart), its body the same colour in shade, and its face no smaller
+    (a grey die beside a white d6 is darker too, but smaller). bodies: BGR of `_body_colour`."""
+    apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
+    if not 0.5 * top.side <= apart <= 1.5 * top.side or fit.side < 0.85 * top.side:
+        return False
+    level, top_level = float(body.sum()), float(top_body.sum())
+    if not SIDE_FACE_SHADE[0] * top_level <= level <= SIDE_FACE_SHADE[1] * top_level:
+        return False
+    if top_level - level < 3 * SIDE_FACE_STEP:
+        return False  # a dark die's faces differ by a few levels whichever way they face
+    hue = np.abs(body / max(level, 1.0) - top_body / max(top_level, 1.0)).max()  # chromaticity apart
+    return bool(hue < 0.04)
 
 
 ROUND = 1.6  # a spot at most this elongated (major / minor axis) is round

@@ -3,7 +3,9 @@ halved copy of the frame."""
 
 from __future__ import annotations
 
-from vision.dice import _crowding, _marks, _scaled, _uncluttered
+import numpy as np
+
+from vision.dice import _crowding, _marks, _scaled, _side_face, _uncluttered
 from vision.faces import fit_layout
 from vision.pips import Pip
 
@@ -49,3 +51,32 @@ def test_spots_of_a_halved_copy_are_given_in_frame_pixels():
     row = _marks([_pip(50, 40)], scale=2)[0]
     assert row[[0, 1, 3]].tolist() == [100, 80, 16]  # x, y, diameter
     assert row[[2, 5, 6]].tolist() == [60.0, 1.05, 0.95]  # contrast and shape do not scale
+
+
+def _face(cx: float, cy: float, pitch: float = PITCH) -> object:
+    """A 4 centred on (cx, cy) px."""
+    fit = fit_layout([_pip(cx + dx * pitch, cy + dy * pitch) for dx in (-1, 1) for dy in (-1, 1)])
+    assert fit is not None and fit.value == 4
+    return fit
+
+
+WHITE = np.array([200.0, 202.0, 205.0])  # BGR of a white die's top face, lit from above
+
+
+def test_a_shaded_face_of_the_same_colour_beside_a_top_face_is_its_side_face():
+    top, beside = _face(100, 100), _face(100, 100 + 1.1 * _face(0, 0).side)
+    assert _side_face(beside, WHITE * 0.85, top, WHITE)
+    assert not _side_face(top, WHITE, beside, WHITE * 0.85)  # the brighter face is the top one
+
+
+def test_a_neighbour_die_is_not_a_side_face():
+    top = _face(100, 100)
+    beside = _face(100, 100 + 1.1 * top.side)
+    assert not _side_face(beside, WHITE * 0.97, top, WHITE)  # lit alike: two dice side by side
+    assert not _side_face(beside, np.array([40.0, 40.0, 190.0]), top, WHITE)  # a red die
+    black = np.array([30.0, 30.0, 30.0])
+    assert not _side_face(beside, black * 0.87, top, black)  # black dice: a few levels either way
+    grey = _face(100, 100 + 0.9 * top.side, pitch=0.72 * PITCH)  # the small grey die, darker and smaller
+    assert not _side_face(grey, WHITE * 0.7, top, WHITE)
+    far = _face(100, 100 + 2.5 * top.side)
+    assert not _side_face(far, WHITE * 0.85, top, WHITE)
