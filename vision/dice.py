@@ -346,6 +346,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     for i, (fit, conf, body) in enumerate(kept):
         colour = colour_name(body)
         others = [k for j, (k, c, _) in enumerate(kept) if j != i and c >= 0.5]
+        if _out_of_scale(fit, colour, [k for j, (k, c, _) in enumerate(kept) if j != i and c >= 0.8]):
+            continue
         dice.append(Die(fit.value, _kind(fit, colour, others), colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
@@ -353,6 +355,18 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+def _out_of_scale(fit: FaceFit, colour: str, others: list[FaceFit]) -> bool:
+    """True for a face far smaller than the dice around it that cannot be the small grey die: a
+    symbol on a key or a dot of print, not a die (dice of a set are one size; only distance shrinks
+    them, and not this much)."""
+    if len(others) < 2 or colour in ("white", "grey"):
+        return False
+    return fit.side < OUT_OF_SCALE * median([o.side for o in others])
+
+
+OUT_OF_SCALE = 0.65  # a face this much smaller than the median of the others is not a die of the set
 
 
 SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.dice import _crowding, _marks, _scaled, _side_face, _uncluttered
+from vision.dice import _crowding, _marks, _out_of_scale, _scaled, _side_face, _uncluttered
 from vision.faces import fit_layout
 from vision.pips import Pip
 
@@ -80,3 +80,12 @@ def test_a_neighbour_die_is_not_a_side_face():
     assert not _side_face(grey, WHITE * 0.7, top, WHITE)
     far = _face(100, 100 + 2.5 * top.side)
     assert not _side_face(far, WHITE * 0.85, top, WHITE)
+
+
+def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
+    dice = [_face(100, 100), _face(300, 100), _face(200, 300)]
+    key = _face(400, 300, pitch=0.5 * PITCH)  # a key's symbol read as a face: half the size of the dice
+    assert _out_of_scale(key, "black", dice)
+    assert not _out_of_scale(key, "grey", dice)  # it may be the small grey die
+    assert not _out_of_scale(key, "black", dice[:1])  # one other die tells too little of the scale
+    assert not _out_of_scale(_face(400, 300, pitch=0.8 * PITCH), "black", dice)  # farther from the camera
