@@ -175,7 +175,52 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
             others = _fit_group(rest, depth + 1)
             if alone is not None and (others or len(rest) == 1):
                 return [alone, *others]
+    if (depth == 0 and len(group) >= 4 and (best is None or best.residual >= 0.3)
+            and all(p.solidity >= SOLID for p in group)):  # pips only: print mixes dots and letters
+        found = _local_faces(group)
+        if found:
+            return found
     return [best] if best is not None else []
+
+
+LOCAL_FIT = 0.4  # a face found among a crowd of pips must fit its layout this well (pitches)
+
+
+def _local_faces(group: list[Pip]) -> list[FaceFit]:
+    """Faces in a group of pips from more than one face (a top face joined to its side faces, or to a
+    touching die): each pip with its nearest neighbours, where they are alike in size and fit a layout
+    of 3..6 closely, with no stray pip of the group on the face; most pips and closest fits first,
+    each pip used once."""
+    pts = np.array([(p.x, p.y) for p in group])
+    apart = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    tried: set[frozenset[int]] = set()
+    found = []
+    for i in range(len(group)):
+        order = np.argsort(apart[i])
+        for n in range(min(6, len(group)), 2, -1):
+            members = frozenset(int(k) for k in order[:n])
+            if members in tried:
+                continue
+            tried.add(members)
+            pips = [group[k] for k in sorted(members)]
+            sizes = [p.diameter for p in pips]
+            if max(sizes) > 1.3 * min(sizes):
+                continue  # a side face's pips look smaller than the top face's
+            fit = fit_layout(pips)
+            if fit is None or fit.residual >= LOCAL_FIT:
+                continue
+            c, s, half = math.cos(fit.angle), math.sin(fit.angle), 0.45 * fit.side
+            u = (pts[:, 0] - fit.cx) * c + (pts[:, 1] - fit.cy) * s
+            v = -(pts[:, 0] - fit.cx) * s + (pts[:, 1] - fit.cy) * c
+            on_face = set(np.nonzero((np.abs(u) < half) & (np.abs(v) < half))[0].tolist())
+            if on_face <= members:
+                found.append((-n, fit.residual, members, fit))
+    faces, used = [], set()
+    for _, _, members, fit in sorted(found, key=lambda f: f[:2]):
+        if not members & used:
+            faces.append(fit)
+            used |= members
+    return faces
 
 
 def propose_faces(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:

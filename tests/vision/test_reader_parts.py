@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.dice import _crowding, _marks, _out_of_scale, _scaled, _side_face, _uncluttered
+from vision.dice import (
+    _crowding,
+    _fit_group,
+    _local_faces,
+    _marks,
+    _out_of_scale,
+    _scaled,
+    _side_face,
+    _uncluttered,
+)
 from vision.faces import fit_layout
 from vision.pips import Pip
 
@@ -89,3 +98,21 @@ def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
     assert not _out_of_scale(key, "grey", dice)  # it may be the small grey die
     assert not _out_of_scale(key, "black", dice[:1])  # one other die tells too little of the scale
     assert not _out_of_scale(_face(400, 300, pitch=0.8 * PITCH), "black", dice)  # farther from the camera
+
+
+def _small_pip(x: float, y: float) -> Pip:
+    return Pip(x, y, diameter=5.5, area=24, polarity=-1, contrast=50.0, elongation=1.5, solidity=0.95)
+
+
+def test_a_top_face_joined_to_its_side_face_is_found_among_the_pips():
+    six = _six()  # centred on (100, 100), rows 12 px apart
+    side = [_small_pip(100 + dx * PITCH, 100 + 2.6 * PITCH) for dx in (-1, 0, 1)]  # a 3 seen at a slant
+    fits = _local_faces([*six, *side])
+    assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(3, 100, 131), (6, 100, 100)]
+
+
+def test_dots_among_letters_are_not_searched_for_faces():
+    letters = [Pip(100 + dx * PITCH, 130, diameter=8.0, area=50, polarity=-1, contrast=60.0, elongation=1.3,
+                   solidity=0.6) for dx in (-1, 0, 1)]
+    fits = _fit_group([*_six(), *letters])
+    assert not [f for f in fits if f.value == 6 and abs(f.cx - 100) < 2 and abs(f.cy - 100) < 2]

@@ -48,6 +48,15 @@ def test_side_faces_seen_at_a_slant_are_not_dice(datasets):
         assert all(d is None or d.value == lab.value for lab, d in zip(rows[name], paired, strict=True)), name
 
 
+def test_top_faces_whose_pips_join_a_side_face_are_read(datasets):
+    """Photos where the pips of a top face were grouped with those of side faces and touching dice."""
+    folder = datasets / "wood-white-train"
+    rows = _labels(folder)
+    for name in ("Train_six_30.jpg", "Train_three_43.jpg", "Train_four_45.jpg"):
+        paired, _ = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
+        assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
+
+
 def test_casino_crops_sample(datasets):
     folder = datasets / "casino-crops-train"
     with open(folder / "crops.csv", newline="") as f:
