@@ -7,6 +7,7 @@ proposal's centre, size and turn, and how well its spots match a layout. What a 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ LAYOUT: dict[int, np.ndarray] = {
     5: np.array([(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], float),
     6: np.array([(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)], float),
 }
+# root mean square distance of each layout's slots from its centre, in pitches
+LAYOUT_RMS: dict[int, float] = {n: math.sqrt((slots ** 2).sum(axis=1).mean()) for n, slots in LAYOUT.items()}
 PITCH_PER_SIDE = 0.26  # grid pitch over face side, for a typical die
 ONE_PIP_PER_SIDE = 0.25  # diameter of a lone pip (the 1) over face side
 
@@ -47,71 +50,82 @@ class FaceFit:
         return self.pitch / PITCH_PER_SIDE
 
 
-def _sample(gray: np.ndarray, x: float, y: float, r: int = 1) -> float:
-    """Grey level at (x, y) px (mean of a (2r+1)^2 square); NaN outside the image."""
-    h, w = gray.shape
-    xi, yi = int(x + 0.5), int(y + 0.5)
-    if not (r <= xi < w - r and r <= yi < h - r):
-        return float("nan")
-    if r == 0:
-        return float(gray[yi, xi])
-    return float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].sum()) / (2 * r + 1) ** 2
-
-
 _RING_12 = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _COS_12, _SIN_12 = np.cos(_RING_12), np.sin(_RING_12)
 
 
-def _ring_values(gray: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
-    """Grey levels at 12 points on a circle of radius r px; NaN where outside the image."""
+def _pip_columns(pips: list[Pip]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """x, y, diameter (px) and polarity of each pip, as arrays."""
+    v = np.array([(p.x, p.y, p.diameter, p.polarity) for p in pips], float).reshape(-1, 4)
+    return v[:, 0], v[:, 1], v[:, 2], v[:, 3]
+
+
+def _ring_points(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel columns and rows (N, 12) of 12 points on a circle of radius r px around each (x, y) px."""
+    xs = (x[:, None] + r[:, None] * _COS_12 + 0.5).astype(int)
+    ys = (y[:, None] + r[:, None] * _SIN_12 + 0.5).astype(int)
+    return xs, ys
+
+
+def body_levels(gray: np.ndarray, pips: list[Pip], ring: float = 0.85) -> np.ndarray:
+    """Grey level of the die body next to each pip (NaN when its ring is all outside the image): on a
+    ring just outside it (ring in pip diameters from its centre), taking the side of the ring away from
+    the pip's level, since on fat-pip dice part of the ring falls on neighbouring pips. All pips at once:
+    a frame has dozens."""
+    x, y, diameter, polarity = _pip_columns(pips)
     h, w = gray.shape
-    xs = (x + r * _COS_12 + 0.5).astype(int)
-    ys = (y + r * _SIN_12 + 0.5).astype(int)
+    xs, ys = _ring_points(x, y, diameter * ring)
     ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    out = np.full(12, np.nan)
-    out[ok] = gray[ys[ok], xs[ok]]
-    return out
+    values = np.full(xs.shape, np.nan)
+    values[ok] = gray[ys[ok], xs[ok]]
+    values.sort(axis=1)  # the NaNs (outside the image) go last
+    count = ok.sum(axis=1)
+    rank = np.rint((count - 1) * np.where(polarity > 0, 0.3, 0.7)).astype(int).clip(0, None)
+    level = values[np.arange(len(values)), rank]
+    return np.where(count > 0, level, np.nan)
 
 
 def body_level(gray: np.ndarray, pip: Pip, ring: float = 0.85) -> float:
-    """Grey level of the die body next to a pip: on a ring just outside it (ring in pip diameters from
-    its centre), taking the side of the ring away from the pip's level, since on fat-pip dice part of
-    the ring falls on neighbouring pips."""
-    values = _ring_values(gray, pip.x, pip.y, pip.diameter * ring)
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return float("nan")
-    values.sort()
-    return float(values[int(round((len(values) - 1) * (0.3 if pip.polarity > 0 else 0.7)))])
+    """Grey level of the die body next to one pip (see `body_levels`)."""
+    return float(body_levels(gray, [pip], ring)[0])
+
+
+def body_colours(frame: np.ndarray, pips: list[Pip], levels: np.ndarray, ring: float = 0.85) -> np.ndarray:
+    """(N, 3) BGR of the die body next to each pip: the mean of the 4 of its 12 ring samples whose grey
+    is nearest its body level (a mean: cheaper than a median, as good). All pips at once."""
+    x, y, diameter, _ = _pip_columns(pips)
+    h, w = frame.shape[:2]
+    xs, ys = _ring_points(x, y, diameter * ring)
+    samples = frame[ys.clip(0, h - 1), xs.clip(0, w - 1)].astype(np.float64)
+    grey = samples @ np.array([0.114, 0.587, 0.299])
+    nearest = np.argsort(np.abs(grey - np.asarray(levels, float)[:, None]), axis=1)[:, :4]
+    return np.take_along_axis(samples, nearest[:, :, None], axis=1).sum(axis=1) / 4
 
 
 def body_colour(frame: np.ndarray, pip: Pip, level: float, ring: float = 0.85) -> np.ndarray:
-    """BGR of the die body next to a pip: the ring samples whose grey is nearest the body level."""
-    h, w = frame.shape[:2]
-    r = pip.diameter * ring
-    xs = (pip.x + r * _COS_12 + 0.5).astype(int).clip(0, w - 1)
-    ys = (pip.y + r * _SIN_12 + 0.5).astype(int).clip(0, h - 1)
-    samples = frame[ys, xs].astype(np.float64)
-    grey = samples @ np.array([0.114, 0.587, 0.299])
-    nearest = np.argsort(np.abs(grey - level))[:4]  # their mean: cheaper than a median, as good
-    return samples[nearest].sum(axis=0) / len(nearest)
+    """BGR of the die body next to one pip (see `body_colours`)."""
+    return body_colours(frame, [pip], np.array([level]), ring)[0]
 
 
-def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
-                      others: list[Pip], frame: np.ndarray | None = None,
-                      colour: np.ndarray | None = None) -> bool:
-    """True when the straight line between two pips crosses only die body (and other pips).
+@functools.cache
+def _line_steps(steps: int) -> np.ndarray:
+    """The inner points of a line cut in `steps` equal parts, as fractions 0..1 of its length (cached:
+    the same few counts come up again and again). Read-only."""
+    t = np.linspace(0, 1, steps + 1)[1:-1]
+    t.flags.writeable = False
+    return t
 
-    With the colour frame and the body's BGR, colour must match too: a red die and a green one can
-    have the same grey level."""
+
+def _connected(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float, cover_x: np.ndarray,
+               cover_y: np.ndarray, cover_r2: np.ndarray, frame: np.ndarray | None,
+               colour: np.ndarray | None) -> bool:
+    """`connected_by_body` with the face's pips (a and b among them) given as arrays: centres (px)
+    and squared radii (px^2) of the disks where the line may cross something other than body."""
     dist = math.hypot(b.x - a.x, b.y - a.y)
     contrast = abs(body - pip_level)
-    steps = max(4, int(dist / 2))
-    t = np.linspace(0, 1, steps + 1)[1:-1]
+    t = _line_steps(max(4, int(dist / 2)))
     xs, ys = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
-    free = np.ones(len(t), bool)
-    for p in (a, b, *others):  # points on a pip of the face do not count
-        free &= (xs - p.x) ** 2 + (ys - p.y) ** 2 >= (p.diameter * 0.75) ** 2
+    free = ((xs - cover_x[:, None]) ** 2 + (ys - cover_y[:, None]) ** 2 >= cover_r2[:, None]).all(axis=0)
     h, w = gray.shape
     xi, yi = (xs[free] + 0.5).astype(int), (ys[free] + 0.5).astype(int)
     if ((xi < 0) | (xi >= w) | (yi < 0) | (yi >= h)).any():
@@ -124,11 +138,30 @@ def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: 
     return bool((off <= max(30.0, 0.5 * contrast)).all())
 
 
+def _cover_r2(pips: list[Pip]) -> np.ndarray:
+    """Squared radius (px^2) around each pip's centre where a line counts as on the pip."""
+    return np.array([(p.diameter * 0.75) ** 2 for p in pips], float)
+
+
+def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
+                      others: list[Pip], frame: np.ndarray | None = None,
+                      colour: np.ndarray | None = None) -> bool:
+    """True when the straight line between two pips crosses only die body (and other pips).
+
+    With the colour frame and the body's BGR, colour must match too: a red die and a green one can
+    have the same grey level."""
+    face = [a, b, *others]  # points on a pip of the face do not count
+    x, y, _, _ = _pip_columns(face)
+    return _connected(gray, a, b, body, pip_level, x, y, _cover_r2(face), frame, colour)
+
+
 def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
                frame: np.ndarray | None = None) -> list[list[Pip]]:
     """Pips that could share a face: same polarity, similar size, near, joined by body colour
     (grey level, and hue too when the BGR frame is given)."""
     n = len(pips)
+    if n < 2:
+        return [[p] for p in pips]
     parent = list(range(n))
 
     def find(i: int) -> int:
@@ -137,13 +170,17 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
             i = parent[i]
         return i
 
-    bodies = [body_level(gray, p) for p in pips]
-    levels = [_sample(gray, p.x, p.y, 0) for p in pips]
-    if n < 2:
-        return [[p] for p in pips]
-    colours = [body_colour(frame, p, bodies[k]) for k, p in enumerate(pips)] if frame is not None else None
-    # cheap tests on every pair at once: same polarity, similar size and strength, near enough
     v = np.array([(p.x, p.y, p.diameter, p.contrast, p.elongation, p.polarity) for p in pips])
+    h, w = gray.shape
+    bodies = body_levels(gray, pips).tolist()
+    col, row = (v[:, 0] + 0.5).astype(int), (v[:, 1] + 0.5).astype(int)  # the pixel under each centre
+    inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+    centre_levels = np.full(n, np.nan)
+    centre_levels[inside] = gray[row[inside], col[inside]]
+    levels = centre_levels.tolist()
+    colours = body_colours(frame, pips, np.array(bodies)) if frame is not None else None
+    cover_r2 = _cover_r2(pips)
+    # cheap tests on every pair at once: same polarity, similar size and strength, near enough
     dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
     big = np.maximum(v[:, None, 2], v[None, :, 2])
     small = np.minimum(v[:, None, 2], v[None, :, 2])
@@ -153,6 +190,8 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
     ok &= np.abs(v[:, None, 4] - v[None, :, 4]) <= 0.3  # one round, one squashed: top and side face
     ok &= (dist <= reach * big) & (dist >= 1.1 * small)
     for i, j in zip(*np.nonzero(np.triu(ok, 1)), strict=True):
+        if find(i) == find(j):
+            continue  # joined already through other pips: the groups do not change
         a, b = pips[i], pips[j]
         if _side_pip_beside(a, b):
             continue  # a top-face pip next to a side-face pip
@@ -166,10 +205,11 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
             colour = (colours[i] + colours[j]) / 2
         d = dist[i, j]
         mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
-        near = [pips[k] for k in np.nonzero((np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d))[0]
-                if k != i and k != j]
+        face = (np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d)  # pips that may lie on the line
+        face[[i, j]] = True
         body = (bodies[i] + bodies[j]) / 2
-        if connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, near, frame, colour):
+        if _connected(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1], cover_r2[face],
+                      frame, colour):
             parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
@@ -206,32 +246,35 @@ def fit_layout(pips: list[Pip]) -> FaceFit | None:
     n = len(pips)
     if not 1 <= n <= 6:
         return None
+    if n == 1:
+        p = pips[0]
+        return FaceFit(1, float(p.x), float(p.y), 0.0, p.diameter / ONE_PIP_PER_SIDE * PITCH_PER_SIDE, 0.0,
+                       (p,))
     xy = np.array([(p.x, p.y) for p in pips])
     centre = xy.mean(axis=0)
     rel = xy - centre
-    if n == 1:
-        return FaceFit(1, float(centre[0]), float(centre[1]), 0.0, pips[0].diameter / ONE_PIP_PER_SIDE
-                       * PITCH_PER_SIDE, 0.0, tuple(pips))
     layout = LAYOUT[n]
     rms = math.sqrt((rel ** 2).sum(axis=1).mean())
     if rms < 1.0:
         return None  # pips on top of each other
-    pitch = rms / math.sqrt((layout ** 2).sum(axis=1).mean())
+    pitch = rms / LAYOUT_RMS[n]
     base = _orientation(rel)
+    # the grid's four turns at once: each pip's distance (in pitches) to each slot
+    angles = [base + k * math.pi / 2 for k in range(4)]
+    turns = np.array([[[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]] for a in angles])
+    local = rel @ turns / pitch  # (4, n, 2): rotated by -angle into grid units
+    d = np.linalg.norm(local[:, :, None, :] - layout[None, None, :, :], axis=3)  # (4, pips, slots)
+    pip_orders = np.argsort(d.min(axis=2), axis=1).tolist()
+    slot_orders = np.argsort(d, axis=2).tolist()
     best: tuple[float, float] | None = None
-    for k in range(4):
-        angle = base + k * math.pi / 2
-        c, s = math.cos(angle), math.sin(angle)
-        local = rel @ np.array([[c, -s], [s, c]]) / pitch  # rotate by -angle into grid units
-        d = np.linalg.norm(local[:, None, :] - layout[None, :, :], axis=2)
-        # every pip must take a different slot
-        used = set()
+    for angle, dk, pip_order, slot_order in zip(angles, d.tolist(), pip_orders, slot_orders, strict=True):
+        # the surest pips first, each to its nearest slot not yet taken
+        used: set[int] = set()
         worst = 0.0
-        for i in np.argsort(d.min(axis=1)):
-            order = [j for j in np.argsort(d[i]) if j not in used]
-            j = order[0]
+        for i in pip_order:
+            j = next(j for j in slot_order[i] if j not in used)
             used.add(j)
-            worst = max(worst, float(d[i, j]))
+            worst = max(worst, dk[i][j])
         if best is None or worst < best[0]:
             best = (worst, angle)
     assert best is not None

@@ -1,0 +1,43 @@
+"""Parts of the face grouping on hand-made images: the die body beside pips, and whether two pips
+are joined by it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.faces import body_colours, body_levels, connected_by_body, group_pips
+from vision.pips import Pip, _upper_quartile
+
+
+def test_body_level_and_colour_are_read_beside_each_pip() -> None:
+    """A white die (grey 200, BGR 190/200/210) with black pips on a dark table: the body is read on a
+    ring just outside each pip, even where the ring falls partly on a neighbouring pip or the table."""
+    frame = np.zeros((80, 120, 3), np.uint8)
+    frame[10:70, 10:70] = (190, 200, 210)
+    pips = [Pip(25.0, 25.0, 8.0, 50, -1, 120.0, 1.0), Pip(31.0, 25.0, 8.0, 50, -1, 120.0, 1.0),
+            Pip(14.0, 40.0, 8.0, 50, -1, 120.0, 1.0)]  # two pips side by side; one at the die's edge
+    for p in pips:
+        frame[int(p.y) - 3:int(p.y) + 4, int(p.x) - 3:int(p.x) + 4] = 0
+    gray = np.ascontiguousarray(frame[:, :, 1])
+    levels = body_levels(gray, pips)
+    assert np.allclose(levels, 200)
+    assert np.allclose(body_colours(frame, pips, levels), (190, 200, 210))
+
+
+def test_connected_by_body_on_plain_and_split_body() -> None:
+    gray = np.full((40, 80), 200, np.uint8)
+    a, b = Pip(10.0, 20.0, 6.0, 28, -1, 60.0, 1.0), Pip(30.0, 20.0, 6.0, 28, -1, 60.0, 1.0)
+    assert connected_by_body(gray, a, b, 200.0, 40.0, [])
+    gray[:, 20] = 40  # a dark seam between the two pips: two dice
+    assert not connected_by_body(gray, a, b, 200.0, 40.0, [])
+    middle = Pip(20.0, 20.0, 6.0, 28, -1, 60.0, 1.0)
+    assert connected_by_body(gray, a, b, 200.0, 40.0, [middle])  # the seam was a pip of the face
+    gray[18:23, 17:24] = 40
+    assert group_pips(gray, [a, middle, b]) == [[a, middle, b]]
+
+
+def test_upper_quartile_is_numpys_percentile() -> None:
+    rng = np.random.default_rng(1)
+    for n in range(1, 200):
+        values = rng.integers(-300, 300, n).astype(np.int16)
+        assert _upper_quartile(values) == float(np.percentile(values, 75))
