@@ -408,7 +408,8 @@ def _out_of_scale(fit: FaceFit, colour: str, others: list[FaceFit]) -> bool:
     them, and not this much)."""
     if len(others) < 2 or colour in ("white", "grey"):
         return False
-    return fit.side < OUT_OF_SCALE * median([o.side for o in others])
+    # the median counts the face itself: one big false face (keys read as one) must not shrink the rest
+    return fit.side < OUT_OF_SCALE * median([fit.side, *(o.side for o in others)])
 
 
 OUT_OF_SCALE = 0.65  # a face this much smaller than the median of the others is not a die of the set
@@ -430,8 +431,8 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
-SIDE_FACE_SHADE = (0.55, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
-SIDE_FACE_STEP = 10  # and at least this many grey levels (0..255) darker
+SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
+SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this
 
 
 def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarray) -> bool:
@@ -444,8 +445,8 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
     level, top_level = float(body.sum()), float(top_body.sum())
     if not SIDE_FACE_SHADE[0] * top_level <= level <= SIDE_FACE_SHADE[1] * top_level:
         return False
-    if top_level - level < 3 * SIDE_FACE_STEP:
-        return False  # a dark die's faces differ by a few levels whichever way they face
+    if top_level < 3 * SIDE_FACE_LIGHT:
+        return False  # on a dark or deep-coloured die, uneven light shades a neighbour as much
     hue = np.abs(body / max(level, 1.0) - top_body / max(top_level, 1.0)).max()  # chromaticity apart
     return bool(hue < 0.04)
 

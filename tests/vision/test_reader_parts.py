@@ -84,7 +84,9 @@ def test_a_neighbour_die_is_not_a_side_face():
     assert not _side_face(beside, WHITE * 0.97, top, WHITE)  # lit alike: two dice side by side
     assert not _side_face(beside, np.array([40.0, 40.0, 190.0]), top, WHITE)  # a red die
     black = np.array([30.0, 30.0, 30.0])
-    assert not _side_face(beside, black * 0.87, top, black)  # black dice: a few levels either way
+    assert not _side_face(beside, black * 0.87, top, black)  # dark dice: light varies as much
+    red = np.array([48.0, 38.0, 222.0])
+    assert not _side_face(beside, red * 0.85, top, red)  # a red die in a darker corner of the table
     grey = _face(100, 100 + 0.9 * top.side, pitch=0.72 * PITCH)  # the small grey die, darker and smaller
     assert not _side_face(grey, WHITE * 0.7, top, WHITE)
     far = _face(100, 100 + 2.5 * top.side)
