@@ -390,10 +390,11 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     dice = []
     for i, (fit, conf, body) in enumerate(kept):
         colour = colour_name(body)
-        others = [k for j, (k, c, _) in enumerate(kept) if j != i and c >= 0.5]
-        if _out_of_scale(fit, colour, [k for j, (k, c, _) in enumerate(kept) if j != i and c >= 0.8]):
+        others = [(k, c) for j, (k, c, _) in enumerate(kept) if j != i]
+        if _out_of_scale(fit, colour, [k for k, c in others if c >= 0.8]):
             continue
-        dice.append(Die(fit.value, _kind(fit, colour, others), colour, _box(fit, width, height), conf))
+        kind = _kind(fit, colour, [k for k, c in others if c >= 0.5])
+        dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
         if not any(_inside(cx, cy, d.box) for d in dice):
