@@ -381,12 +381,14 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     kept: list[tuple[FaceFit, float, np.ndarray]] = []
     for fit, conf in scored:
         body = _body_colour(frame, fit)
-        rival = next((i for i, (k, _, k_body) in enumerate(kept) if _same_die(fit, k)
-                      or _side_face(fit, body, k, k_body) or _side_face(k, k_body, fit, body)), None)
-        if rival is None:
+        for i, (k, _, k_body) in enumerate(kept):
+            if _side_face(k, k_body, fit, body):  # what was kept is this die's side face
+                kept[i] = (fit, conf, body)
+                break
+            if _same_die(fit, k) or _side_face(fit, body, k, k_body):
+                break
+        else:
             kept.append((fit, conf, body))
-        elif _side_face(kept[rival][0], kept[rival][2], fit, body):
-            kept[rival] = (fit, conf, body)
     dice = []
     for i, (fit, conf, body) in enumerate(kept):
         colour = colour_name(body)

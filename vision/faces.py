@@ -85,11 +85,6 @@ def body_levels(gray: np.ndarray, pips: list[Pip], ring: float = 0.85) -> np.nda
     return np.where(count > 0, level, np.nan)
 
 
-def body_level(gray: np.ndarray, pip: Pip, ring: float = 0.85) -> float:
-    """Grey level of the die body next to one pip (see `body_levels`)."""
-    return float(body_levels(gray, [pip], ring)[0])
-
-
 def body_colours(frame: np.ndarray, pips: list[Pip], levels: np.ndarray, ring: float = 0.85) -> np.ndarray:
     """(N, 3) BGR of the die body next to each pip: the mean of the 4 of its 12 ring samples whose grey
     is nearest its body level (a mean: cheaper than a median, as good). All pips at once."""
@@ -102,11 +97,6 @@ def body_colours(frame: np.ndarray, pips: list[Pip], levels: np.ndarray, ring: f
     return np.take_along_axis(samples, nearest[:, :, None], axis=1).sum(axis=1) / 4
 
 
-def body_colour(frame: np.ndarray, pip: Pip, level: float, ring: float = 0.85) -> np.ndarray:
-    """BGR of the die body next to one pip (see `body_colours`)."""
-    return body_colours(frame, [pip], np.array([level]), ring)[0]
-
-
 @functools.cache
 def _line_steps(steps: int) -> np.ndarray:
     """The inner points of a line cut in `steps` equal parts, as fractions 0..1 of its length (cached:
@@ -116,11 +106,13 @@ def _line_steps(steps: int) -> np.ndarray:
     return t
 
 
-def _connected(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float, cover_x: np.ndarray,
-               cover_y: np.ndarray, cover_r2: np.ndarray, frame: np.ndarray | None,
-               colour: np.ndarray | None) -> bool:
-    """`connected_by_body` with the face's pips (a and b among them) given as arrays: centres (px)
-    and squared radii (px^2) of the disks where the line may cross something other than body."""
+def _connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float, cover_x: np.ndarray,
+                       cover_y: np.ndarray, cover_r2: np.ndarray, frame: np.ndarray | None,
+                       colour: np.ndarray | None) -> bool:
+    """True when the straight line between pips a and b crosses only die body and the face's pips
+    (a and b among them: centres cover_x, cover_y px, squared radii cover_r2 px^2, where the line
+    may cross something else). With the colour frame and the body's BGR, colour must match too: a
+    red die and a green one can have the same grey level."""
     dist = math.hypot(b.x - a.x, b.y - a.y)
     contrast = abs(body - pip_level)
     t = _line_steps(max(4, int(dist / 2)))
@@ -141,18 +133,6 @@ def _connected(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float, 
 def _cover_r2(pips: list[Pip]) -> np.ndarray:
     """Squared radius (px^2) around each pip's centre where a line counts as on the pip."""
     return np.array([(p.diameter * 0.75) ** 2 for p in pips], float)
-
-
-def connected_by_body(gray: np.ndarray, a: Pip, b: Pip, body: float, pip_level: float,
-                      others: list[Pip], frame: np.ndarray | None = None,
-                      colour: np.ndarray | None = None) -> bool:
-    """True when the straight line between two pips crosses only die body (and other pips).
-
-    With the colour frame and the body's BGR, colour must match too: a red die and a green one can
-    have the same grey level."""
-    face = [a, b, *others]  # points on a pip of the face do not count
-    x, y, _, _ = _pip_columns(face)
-    return _connected(gray, a, b, body, pip_level, x, y, _cover_r2(face), frame, colour)
 
 
 def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
@@ -208,8 +188,8 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
         face = (np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d)  # pips that may lie on the line
         face[[i, j]] = True
         body = (bodies[i] + bodies[j]) / 2
-        if _connected(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1], cover_r2[face],
-                      frame, colour):
+        if _connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1],
+                              cover_r2[face], frame, colour):
             parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):

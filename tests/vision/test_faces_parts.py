@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.faces import body_colours, body_levels, connected_by_body, group_pips
+from vision.faces import body_colours, body_levels, group_pips
 from vision.pips import Pip, _upper_quartile
 
 
@@ -24,15 +24,17 @@ def test_body_level_and_colour_are_read_beside_each_pip() -> None:
     assert np.allclose(body_colours(frame, pips, levels), (190, 200, 210))
 
 
-def test_connected_by_body_on_plain_and_split_body() -> None:
+def test_pips_are_grouped_when_die_body_joins_them() -> None:
+    """Two dark pips on a light body are one face; a dark seam between them makes two dice, unless a
+    pip of the face covers it."""
     gray = np.full((40, 80), 200, np.uint8)
-    a, b = Pip(10.0, 20.0, 6.0, 28, -1, 60.0, 1.0), Pip(30.0, 20.0, 6.0, 28, -1, 60.0, 1.0)
-    assert connected_by_body(gray, a, b, 200.0, 40.0, [])
+    a, b, middle = (Pip(x, 20.0, 6.0, 28, -1, 60.0, 1.0) for x in (10.0, 30.0, 20.0))
+    for p in (a, b):
+        gray[17:24, int(p.x) - 3:int(p.x) + 4] = 40
+    assert group_pips(gray, [a, b]) == [[a, b]]
     gray[:, 20] = 40  # a dark seam between the two pips: two dice
-    assert not connected_by_body(gray, a, b, 200.0, 40.0, [])
-    middle = Pip(20.0, 20.0, 6.0, 28, -1, 60.0, 1.0)
-    assert connected_by_body(gray, a, b, 200.0, 40.0, [middle])  # the seam was a pip of the face
-    gray[18:23, 17:24] = 40
+    assert group_pips(gray, [a, b]) == [[a], [b]]
+    gray[17:24, 17:24] = 40  # the seam was under a pip of the face
     assert group_pips(gray, [a, middle, b]) == [[a, middle, b]]
 
 
