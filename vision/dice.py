@@ -423,12 +423,13 @@ SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sid
 
 def _same_die(fit: FaceFit, top: FaceFit) -> bool:
     """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
-    itself, or just beside it with more squashed or far smaller pips (a side face, seen at a slant)."""
+    itself, or just beside it with more squashed or far smaller pips of the same ink (a side face, seen
+    at a slant; a yellow die's dark pips beside a black die's light ones are another die)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     if apart < SAME_DIE * max(top.side, fit.side):
         return True
-    if apart > SIDE_FACE_REACH * top.side:
-        return False
+    if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
+        return False  # far, or pips of another ink: a touching die of another colour
     squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
     return squashed or _pip_size(fit) < 0.6 * _pip_size(top)  # not merely smaller: a grey die beside a d6
 

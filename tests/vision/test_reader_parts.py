@@ -3,6 +3,8 @@ halved copy of the frame."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.dice import (
@@ -11,6 +13,7 @@ from vision.dice import (
     _local_faces,
     _marks,
     _out_of_scale,
+    _same_die,
     _scaled,
     _side_face,
     _uncluttered,
@@ -91,6 +94,17 @@ def test_a_neighbour_die_is_not_a_side_face():
     assert not _side_face(grey, WHITE * 0.7, top, WHITE)
     far = _face(100, 100 + 2.5 * top.side)
     assert not _side_face(far, WHITE * 0.85, top, WHITE)
+
+
+def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink():
+    top = _face(100, 100)
+    squashed = [_pip(100 + dx * PITCH, 100 + 1.1 * top.side + dy * PITCH, elongation=1.6)
+                for dx in (-1, 1) for dy in (-1, 1)]
+    beside = fit_layout(squashed)
+    assert beside is not None
+    assert _same_die(beside, top)  # dark pips seen at a slant: the top face's die
+    light = fit_layout([replace(p, polarity=1) for p in squashed])  # light pips: a black die touching it
+    assert light is not None and not _same_die(light, top)
 
 
 def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
