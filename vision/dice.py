@@ -406,16 +406,18 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
 
 def _out_of_scale(fit: FaceFit, colour: str, others: list[FaceFit]) -> bool:
-    """True for a face far smaller than the dice around it that cannot be the small grey die: a
-    symbol on a key or a dot of print, not a die (dice of a set are one size; only distance shrinks
-    them, and not this much)."""
-    if len(others) < 2 or colour in ("white", "grey"):
+    """True for a face far smaller than the dice around it: a symbol on a key or a dot of print, not a
+    die (dice of a set are one size; only distance shrinks them, and not this much). A white or grey
+    face may be the small grey die, so only one far smaller than even that is dropped."""
+    if len(others) < 2:
         return False
+    least = OUT_OF_SCALE_LIGHT if colour in ("white", "grey") else OUT_OF_SCALE
     # the median counts the face itself: one big false face (keys read as one) must not shrink the rest
-    return fit.side < OUT_OF_SCALE * median([fit.side, *(o.side for o in others)])
+    return fit.side < least * median([fit.side, *(o.side for o in others)])
 
 
 OUT_OF_SCALE = 0.65  # a face this much smaller than the median of the others is not a die of the set
+OUT_OF_SCALE_LIGHT = 0.45  # ... for a white or grey face, which may be the grey die (0.72 of a d6)
 
 
 SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die

@@ -112,6 +112,8 @@ def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
     key = _face(400, 300, pitch=0.5 * PITCH)  # a key's symbol read as a face: half the size of the dice
     assert _out_of_scale(key, "black", dice)
     assert not _out_of_scale(key, "grey", dice)  # it may be the small grey die
+    dot = _face(400, 300, pitch=0.3 * PITCH)  # far smaller than even the grey die: print
+    assert _out_of_scale(dot, "white", dice)
     assert not _out_of_scale(key, "black", dice[:1])  # one other die tells too little of the scale
     assert not _out_of_scale(_face(400, 300, pitch=0.8 * PITCH), "black", dice)  # farther from the camera
 
