@@ -70,6 +70,17 @@ def test_treehouse_die_is_read_with_the_default_templates(face):
     assert [(d.kind, d.value) for d in dice] == [("treehouse", face)]
 
 
+@pytest.mark.parametrize("seed", [625, 720])
+def test_a_treehouse_symbol_is_no_pip_of_a_face_around_it(seed):
+    # 720: a black 1 touching the WILD die (pip and star made a 2); 625: the HOP die beside keys
+    image, truth = render_scene(np.random.default_rng(seed))
+    dice = read_dice(image, treehouse=TEMPLATES)
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], dice)
+    for t, d in zip(truth, paired, strict=True):
+        if t.kind == "treehouse" or t.value == 1:
+            assert d is not None and (d.kind, d.value) == (t.kind, t.value)
+
+
 def test_empty_table_with_clutter_gives_no_confident_die():
     confident = 0
     for seed in range(30):
