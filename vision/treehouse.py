@@ -103,11 +103,6 @@ class TreehouseTemplates:
         best = (windows @ self.bank.T).max(axis=0)
         return {face: float(best[self.owner == i].max()) for i, face in enumerate(self.faces)}
 
-    def match(self, crop: np.ndarray) -> tuple[str, float, float]:
-        """(best face, its correlation -1..1, margin over the next face) for a square grey crop."""
-        ranked = sorted(self.scores(crop).items(), key=lambda kv: -kv[1])
-        return ranked[0][0], ranked[0][1], ranked[0][1] - ranked[1][1]
-
 
 @dataclass(frozen=True)
 class _Face:

@@ -166,9 +166,9 @@ def test_nothing_is_found_in_empty_or_blank_input():
     empty = np.zeros((0, 0, 3), np.uint8)
     assert find_treehouse(empty, empty[..., 0], TEMPLATES, []) == []
     assert face_crops(np.zeros((3, 3), np.uint8)) == []
-    face, score, _ = TEMPLATES.match(np.zeros((40, 40), np.uint8))  # a flat crop matches nothing
-    assert score == 0.0
-    assert TEMPLATES.match(np.zeros((2, 2), np.uint8))[1] == 0.0
+    flat = TEMPLATES.scores(np.zeros((40, 40), np.uint8))  # a flat crop matches nothing
+    assert set(flat.values()) == {0.0} and confidence(flat) == 0.0
+    assert set(TEMPLATES.scores(np.zeros((2, 2), np.uint8)).values()) == {0.0}
 
 
 def test_regions_taken_by_pip_dice_are_skipped():
