@@ -369,11 +369,12 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             conf *= _uncluttered(fit, crowding, value)
         if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
-    # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips
-    def under_symbol(f: FaceFit, c: float) -> bool:  # a lone dot on a symbol is the symbol's
-        return any(_inside(f.cx, f.cy, d.box) and (d.confidence >= c or f.value == 1 and d.confidence >= 0.3)
-                   or d.confidence >= c and any(_inside(p.x, p.y, d.box) for p in f.pips)
-                   for d in symbols)
+    # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
+    # a lone dot on a symbol is the symbol's even when the symbol is less sure
+    def under_symbol(f: FaceFit, c: float) -> bool:
+        spots = [(f.cx, f.cy), *((p.x, p.y) for p in f.pips)]
+        return any(any(_inside(x, y, d.box) for x, y in spots)
+                   and (d.confidence >= c or f.value == 1 and d.confidence >= 0.3) for d in symbols)
 
     scored = [(f, c) for f, c in scored if not under_symbol(f, c)]
     scored.sort(key=lambda fc: -fc[1])
