@@ -76,23 +76,38 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
 
 
-def _kind(fit: FaceFit, colour: str, others: list[FaceFit]) -> str:
-    """'grey' for the small grey 1-4 die, else 'd6'. Beside other dice its face size tells (about 0.72
-    of a d6's; known from the pip spacing, so for faces of 2 or more pips), and its pips are smaller
-    too. Light can make grey look white and shade a white die grey, and a d6 far from the camera looks
-    smaller, so the colour alone never makes a die grey when other dice show its size. A
-    white-looking die is grey only when clearly smaller with clearly smaller pips; a white 1 never is
-    (real dice give the 1 pips of every size)."""
+FULL_SIZE = 0.9  # a face at least this share of the dice's usual size is a full-size die's
+DIMMER = 0.8  # the grey die's body is at most this share as bright as a white d6's in the same light
+
+
+def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray]]) -> str:
+    """'grey' for the small grey 1-4 die, else 'd6'; others are the other dice's faces and body BGR.
+
+    Beside other dice its face size tells (about 0.72 of a d6's; known from the pip spacing, so for
+    faces of 2 or more pips), and its pips are smaller too. Grey-looking dice beside it may be grey
+    dice too, so only the others set the usual size. Light can make grey look white and shade a white
+    die grey, and a d6 far from the camera looks smaller, so the colour alone never makes a die grey
+    when other dice show its size. A white-looking die clearly smaller than the others is grey when
+    its pips are clearly smaller too, when no white die of the others' size is in sight (a white d6 far
+    from the camera has its fellows, as small as it, beside it), or when it is clearly dimmer than
+    those white dice. A white 1 never is (real dice give the 1 pips of every size)."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    usual = float(np.percentile([_plain_pip_size(o) for o in others], 75)) if others else _plain_pip_size(fit)
+    fits = [o for o, _ in others]
+    usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
     pips = _pip_size(fit) / usual  # as seen: real dice give the 1 pips of every size
-    spaced = [o.side for o in others if o.value > 1]
+    names = [colour_name(b) for _, b in others]
+    spaced = [o.side for o, name in zip(fits, names, strict=True) if o.value > 1 and name != "grey"]
     if fit.value > 1 and spaced:
-        size = fit.side / float(np.percentile(spaced, 75))
+        usual_side = float(np.percentile(spaced, 75))
+        size = fit.side / usual_side
         if colour == "grey":
             return "grey" if size < 0.78 or size < 0.85 and pips < 0.9 else "d6"
-        return "grey" if size < 0.8 and pips < 0.75 else "d6"  # far from the camera, a d6 looks smaller too
+        if size >= 0.8:
+            return "d6"
+        white = [float(b.max()) for (o, b), name in zip(others, names, strict=True)
+                 if name == "white" and o.value > 1 and o.side >= FULL_SIZE * usual_side]
+        return "grey" if pips < 0.75 or not white or float(body.max()) < DIMMER * max(white) else "d6"
     return "grey" if colour == "grey" and _plain_pip_size(fit) / usual < 1.1 else "d6"
 
 
@@ -397,7 +412,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         others = [(k, c) for j, (k, c, _) in enumerate(kept) if j != i]
         if _out_of_scale(fit, colour, [k for k, c in others if c >= 0.8]):
             continue
-        kind = _kind(fit, colour, [k for k, c in others if c >= 0.5])
+        kind = _kind(fit, colour, body, [(k, b) for j, (k, c, b) in enumerate(kept) if j != i and c >= 0.5])
         dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2

@@ -10,6 +10,7 @@ import numpy as np
 from vision.dice import (
     _crowding,
     _fit_group,
+    _kind,
     _local_faces,
     _marks,
     _out_of_scale,
@@ -134,3 +135,24 @@ def test_dots_among_letters_are_not_searched_for_faces():
                    solidity=0.6) for dx in (-1, 0, 1)]
     fits = _fit_group([*_six(), *letters])
     assert not [f for f in fits if f.value == 6 and abs(f.cx - 100) < 2 and abs(f.cy - 100) < 2]
+
+
+GREY = np.array([150.0, 150.0, 152.0])  # BGR of the small grey die's face
+COLOURED = [np.array([40.0, 205.0, 240.0]), np.array([30.0, 30.0, 30.0]), np.array([40.0, 35.0, 190.0])]
+
+
+def test_a_small_die_that_looks_white_is_the_grey_die_unless_white_dice_of_full_size_are_as_bright():
+    small = _face(400, 300, pitch=0.72 * PITCH)  # its pips as large as the others': only size and light tell
+    coloured = [(_face(100 + 100 * k, 100), body) for k, body in enumerate(COLOURED)]
+    assert _kind(small, "white", WHITE, coloured) == "grey"  # the grey die under a bright lamp
+    assert _kind(_face(400, 300), "white", WHITE, coloured) == "d6"  # a white d6 of their size
+    whites = [(_face(100 + 100 * k, 100), WHITE) for k in range(3)]
+    assert _kind(small, "white", WHITE * 0.95, whites) == "d6"  # a white d6 farther from the camera
+    assert _kind(small, "white", WHITE * 0.7, whites) == "grey"  # as small, and dimmer than white dice
+
+
+def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
+    one, other = _face(100, 100, pitch=0.72 * PITCH), _face(300, 100, pitch=0.72 * PITCH)
+    assert _kind(one, "grey", GREY, [(other, GREY)]) == "grey"
+    assert _kind(one, "grey", GREY, [(other, GREY), (_face(300, 300), COLOURED[0])]) == "grey"
+    assert _kind(_face(300, 300), "grey", GREY, [(other, GREY), (_face(500, 300), COLOURED[0])]) == "d6"
