@@ -85,9 +85,10 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
 
     Beside other dice its face size tells (about 0.72 of a d6's; known from the pip spacing, so for
     faces of 2 or more pips), and its pips are smaller too. Grey-looking dice beside it may be grey
-    dice too, so only the others set the usual size. Light can make grey look white and shade a white
-    die grey, and a d6 far from the camera looks smaller, so the colour alone never makes a die grey
-    when other dice show its size. A white-looking die clearly smaller than the others is grey when
+    dice too, so only the others set the usual size. A grey-looking face somewhat smaller than the
+    others, its pips no larger, is the grey die (a white d6 seldom looks grey). Light can make grey
+    look white and shade a white die grey, and a d6 far from the camera looks smaller, so the colour
+    alone never makes a die grey when other dice show its size. A white-looking die clearly smaller than the others is grey when
     its pips are clearly smaller too, when no white die of the others' size is in sight (a white d6 far
     from the camera has its fellows, as small as it, beside it), or when it is clearly dimmer than
     those white dice. A white 1 never is (real dice give the 1 pips of every size)."""
@@ -102,7 +103,7 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
         usual_side = float(np.percentile(spaced, 75))
         size = fit.side / usual_side
         if colour == "grey":
-            return "grey" if size < 0.78 or size < 0.85 and pips < 0.9 else "d6"
+            return "grey" if size < 0.78 or size < 0.9 and pips < 1.0 else "d6"
         if size >= 0.8:
             return "d6"
         white = [float(b.max()) for (o, b), name in zip(others, names, strict=True)

@@ -156,3 +156,11 @@ def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
     assert _kind(one, "grey", GREY, [(other, GREY)]) == "grey"
     assert _kind(one, "grey", GREY, [(other, GREY), (_face(300, 300), COLOURED[0])]) == "grey"
     assert _kind(_face(300, 300), "grey", GREY, [(other, GREY), (_face(500, 300), COLOURED[0])]) == "d6"
+
+
+def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
+    coloured = [(_face(100 + 100 * k, 100), body) for k, body in enumerate(COLOURED)]
+    pips = [_pip(400 + dx * 0.86 * PITCH, 300 + dy * 0.86 * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
+    smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
+    assert _kind(smaller, "grey", GREY, coloured) == "grey"
+    assert _kind(smaller, "white", WHITE, [(_face(100 + 100 * k, 100), WHITE) for k in range(3)]) == "d6"
