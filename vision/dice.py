@@ -91,7 +91,8 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     alone never makes a die grey when other dice show its size. A white-looking die clearly smaller
     than the others is grey when its pips are clearly smaller too, when no white die of the others'
     size is in sight (a white d6 far from the camera has its fellows, as small as it, beside it), or
-    when it is clearly dimmer than those white dice. A white 1 never is (real dice give the 1 pips of every size)."""
+    when it is clearly dimmer than those white dice. A white 1 never is (real dice give the 1 pips of
+    every size)."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     fits = [o for o, _ in others]
