@@ -60,8 +60,6 @@ def augmented(rng: np.random.Generator, gray: np.ndarray, cx: float, cy: float, 
     patch = face_patch(gray, cx, cy, side, turn, flip=bool(rng.random() < 0.5)).astype(np.float32)
     if rng.random() < 0.3:
         patch = cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.4, 1.2))
-    elif rng.random() < 0.2:
-        patch = motion_blurred(patch, rng.uniform(2.0, 7.0), rng.uniform(0, math.pi))
     gamma = math.exp(rng.normal(0, 0.3))
     patch = 255.0 * (patch / 255.0) ** gamma
     patch = patch * rng.uniform(0.6, 1.2) + rng.uniform(-30, 30)
@@ -69,18 +67,6 @@ def augmented(rng: np.random.Generator, gray: np.ndarray, cx: float, cy: float, 
     if rng.random() < 0.2:
         patch = 255.0 - patch
     return patch.clip(0, 255).astype(np.uint8)
-
-
-def motion_blurred(patch: np.ndarray, length: float, direction: float) -> np.ndarray:
-    """The patch smeared along a line `length` px long at `direction` radians: a die still sliding
-    when the frame was taken (its pips drawn out into short strokes, all the same way)."""
-    size = int(math.ceil(length)) | 1
-    kernel = np.zeros((size, size), np.float32)
-    c = (size - 1) / 2
-    dx, dy = math.cos(direction) * length / 2, math.sin(direction) * length / 2
-    cv2.line(kernel, (round((c - dx) * 16), round((c - dy) * 16)), (round((c + dx) * 16), round((c + dy) * 16)),
-             1.0, 1, cv2.LINE_AA, 4)
-    return cv2.filter2D(patch, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
 
 
 def photo_samples(out: Samples, rng: np.random.Generator, frame: np.ndarray,
