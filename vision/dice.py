@@ -484,8 +484,28 @@ def _pip_like(fit: FaceFit) -> float:
     """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
     classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
     solid = _unit((median([p.solidity for p in fit.pips]) - (SOLID - 0.2)) / 0.2)
-    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - ROUND) / 0.8)
+    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - _round_limit(fit)) / 0.8)
     return solid * round_
+
+
+STREAKED = 0.9  # pips whose long axes agree this well (mean resultant length of twice their angles)
+STREAK_ROUND = 2.1  # ... count as round up to this elongation
+STREAK_OFF_GRID = math.radians(15)  # ... when their common axis is this far off the face's grid
+
+
+def _round_limit(fit: FaceFit) -> float:
+    """How elongated a pip may be and still be round: more when every pip of the face is drawn out the
+    same way (a die still sliding, a glint on the same side of every pip): a letter's strokes point
+    every way."""
+    if len(fit.pips) < 2:
+        return ROUND
+    turns = np.array([2 * p.axis for p in fit.pips])
+    c, s = float(np.cos(turns).mean()), float(np.sin(turns).mean())
+    if math.hypot(c, s) < STREAKED:
+        return ROUND
+    # a side face seen at a slant has its pips squashed along its grid: not a streak
+    off_grid = abs((math.atan2(s, c) / 2 - fit.angle + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+    return STREAK_ROUND if off_grid >= STREAK_OFF_GRID else ROUND
 
 
 def _inside_frame(fit: FaceFit, width: int, height: int) -> float:

@@ -14,6 +14,7 @@ from vision.dice import (
     _local_faces,
     _marks,
     _out_of_scale,
+    _pip_like,
     _same_die,
     _scaled,
     _side_face,
@@ -164,3 +165,23 @@ def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
     smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
     assert _kind(smaller, "grey", GREY, coloured) == "grey"
     assert _kind(smaller, "white", WHITE, [(_face(100 + 100 * k, 100), WHITE) for k in range(3)]) == "d6"
+
+
+def _streaked_four(axis: float, turn: float = 0.0) -> object:
+    """A 4 turned by `turn` whose pips are drawn out (elongation 2) along `axis` (radians)."""
+    c, s = np.cos(turn), np.sin(turn)
+    pips = [replace(_pip(100 + PITCH * (dx * c - dy * s), 100 + PITCH * (dx * s + dy * c), elongation=2.0),
+                    axis=axis) for dx in (-1, 1) for dy in (-1, 1)]
+    fit = fit_layout(pips)
+    assert fit is not None and fit.value == 4
+    return fit
+
+
+def test_pips_all_drawn_out_the_same_way_across_the_grid_are_a_sliding_die_not_glyphs():
+    assert _pip_like(_streaked_four(np.radians(30))) > 0.9  # motion blur, or a glint on every pip
+    assert _pip_like(_streaked_four(np.radians(60), turn=np.radians(20))) > 0.9
+    assert _pip_like(_streaked_four(0.0)) < 0.6  # along the grid: a side face seen at a slant
+    assert _pip_like(_streaked_four(np.radians(20), turn=np.radians(20))) < 0.6
+    mixed = _streaked_four(np.radians(30))
+    mixed = replace(mixed, pips=tuple(replace(p, axis=k * 0.8) for k, p in enumerate(mixed.pips)))
+    assert _pip_like(mixed) < 0.6  # drawn out every way: strokes of letters
