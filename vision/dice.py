@@ -80,8 +80,8 @@ FULL_SIZE = 0.9  # a face at least this share of the dice's usual size is a full
 DIMMER = 0.8  # the grey die's body is at most this share as bright as a white d6's in the same light
 
 
-def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray]]) -> str:
-    """'grey' for the small grey 1-4 die, else 'd6'; others are the other dice's faces and body BGR.
+def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray, str]]) -> str:
+    """'grey' for the small grey 1-4 die, else 'd6'; others are the other dice: face, body BGR, colour.
 
     Beside other dice its face size tells (about 0.72 of a d6's; known from the pip spacing, so for
     faces of 2 or more pips), and its pips are smaller too. Grey-looking dice beside it may be grey
@@ -95,11 +95,10 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     every size)."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
-    fits = [o for o, _ in others]
+    fits = [o for o, _, _ in others]
     usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
     pips = _pip_size(fit) / usual  # as seen: real dice give the 1 pips of every size
-    names = [colour_name(b) for _, b in others]
-    spaced = [o.side for o, name in zip(fits, names, strict=True) if o.value > 1 and name != "grey"]
+    spaced = [o.side for o, _, name in others if o.value > 1 and name != "grey"]
     if fit.value > 1 and spaced:
         usual_side = float(np.percentile(spaced, 75))
         size = fit.side / usual_side
@@ -107,7 +106,7 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
             return "grey" if size < 0.78 or size < 0.9 and pips < 1.0 else "d6"
         if size >= 0.8:
             return "d6"
-        white = [float(b.max()) for (o, b), name in zip(others, names, strict=True)
+        white = [float(b.max()) for o, b, name in others
                  if name == "white" and o.value > 1 and o.side >= FULL_SIZE * usual_side]
         return "grey" if pips < 0.75 or not white or float(body.max()) < DIMMER * max(white) else "d6"
     return "grey" if colour == "grey" and _plain_pip_size(fit) / usual < 1.1 else "d6"
@@ -409,12 +408,12 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         else:
             kept.append((fit, conf, body))
     dice = []
-    for i, (fit, conf, body) in enumerate(kept):
-        colour = colour_name(body)
-        others = [(k, c) for j, (k, c, _) in enumerate(kept) if j != i]
-        if _out_of_scale(fit, colour, [k for k, c in others if c >= 0.8]):
+    seen = [(fit, conf, body, colour_name(body)) for fit, conf, body in kept]
+    for i, (fit, conf, body, colour) in enumerate(seen):
+        others = [other for j, other in enumerate(seen) if j != i]
+        if _out_of_scale(fit, colour, [k for k, c, _, _ in others if c >= 0.8]):
             continue
-        kind = _kind(fit, colour, body, [(k, b) for j, (k, c, b) in enumerate(kept) if j != i and c >= 0.5])
+        kind = _kind(fit, colour, body, [(k, b, name) for k, c, b, name in others if c >= 0.5])
         dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
@@ -484,7 +483,8 @@ def _pip_like(fit: FaceFit) -> float:
     """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
     classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
     solid = _unit((median([p.solidity for p in fit.pips]) - (SOLID - 0.2)) / 0.2)
-    round_ = _unit(1.0 - (max(p.elongation for p in fit.pips) - _round_limit(fit)) / 0.8)
+    longest = max(p.elongation for p in fit.pips)
+    round_ = 1.0 if longest <= ROUND else _unit(1.0 - (longest - _round_limit(fit)) / 0.8)
     return solid * round_
 
 
@@ -499,8 +499,9 @@ def _round_limit(fit: FaceFit) -> float:
     every way."""
     if len(fit.pips) < 2:
         return ROUND
-    turns = np.array([2 * p.axis for p in fit.pips])
-    c, s = float(np.cos(turns).mean()), float(np.sin(turns).mean())
+    n = len(fit.pips)
+    c = sum(math.cos(2 * p.axis) for p in fit.pips) / n
+    s = sum(math.sin(2 * p.axis) for p in fit.pips) / n
     if math.hypot(c, s) < STREAKED:
         return ROUND
     # a side face seen at a slant has its pips squashed along its grid: not a streak

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.colours import colour_name
 from vision.dice import (
     _crowding,
     _fit_group,
@@ -142,29 +143,34 @@ GREY = np.array([150.0, 150.0, 152.0])  # BGR of the small grey die's face
 COLOURED = [np.array([40.0, 205.0, 240.0]), np.array([30.0, 30.0, 30.0]), np.array([40.0, 35.0, 190.0])]
 
 
+def _dice(bodies: list[np.ndarray]) -> list[tuple]:
+    """Full-size 4s in a row with these body BGRs, as _kind is given the other dice."""
+    return [(_face(100 + 100 * k, 100), body, colour_name(body)) for k, body in enumerate(bodies)]
+
+
 def test_a_small_die_that_looks_white_is_the_grey_die_unless_white_dice_of_full_size_are_as_bright():
     small = _face(400, 300, pitch=0.72 * PITCH)  # its pips as large as the others': only size and light tell
-    coloured = [(_face(100 + 100 * k, 100), body) for k, body in enumerate(COLOURED)]
+    coloured = _dice(COLOURED)
     assert _kind(small, "white", WHITE, coloured) == "grey"  # the grey die under a bright lamp
     assert _kind(_face(400, 300), "white", WHITE, coloured) == "d6"  # a white d6 of their size
-    whites = [(_face(100 + 100 * k, 100), WHITE) for k in range(3)]
+    whites = _dice([WHITE] * 3)
     assert _kind(small, "white", WHITE * 0.95, whites) == "d6"  # a white d6 farther from the camera
     assert _kind(small, "white", WHITE * 0.7, whites) == "grey"  # as small, and dimmer than white dice
 
 
 def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
-    one, other = _face(100, 100, pitch=0.72 * PITCH), _face(300, 100, pitch=0.72 * PITCH)
-    assert _kind(one, "grey", GREY, [(other, GREY)]) == "grey"
-    assert _kind(one, "grey", GREY, [(other, GREY), (_face(300, 300), COLOURED[0])]) == "grey"
-    assert _kind(_face(300, 300), "grey", GREY, [(other, GREY), (_face(500, 300), COLOURED[0])]) == "d6"
+    one, other = _face(100, 100, pitch=0.72 * PITCH), (_face(300, 100, pitch=0.72 * PITCH), GREY, "grey")
+    yellow = (_face(300, 300), COLOURED[0], "yellow")
+    assert _kind(one, "grey", GREY, [other]) == "grey"
+    assert _kind(one, "grey", GREY, [other, yellow]) == "grey"
+    assert _kind(_face(500, 300), "grey", GREY, [other, yellow]) == "d6"
 
 
 def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
-    coloured = [(_face(100 + 100 * k, 100), body) for k, body in enumerate(COLOURED)]
     pips = [_pip(400 + dx * 0.86 * PITCH, 300 + dy * 0.86 * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
     smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
-    assert _kind(smaller, "grey", GREY, coloured) == "grey"
-    assert _kind(smaller, "white", WHITE, [(_face(100 + 100 * k, 100), WHITE) for k in range(3)]) == "d6"
+    assert _kind(smaller, "grey", GREY, _dice(COLOURED)) == "grey"
+    assert _kind(smaller, "white", WHITE, _dice([WHITE] * 3)) == "d6"
 
 
 def _streaked_four(axis: float, turn: float = 0.0) -> object:
