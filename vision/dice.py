@@ -77,7 +77,7 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
 
 
 FULL_SIZE = 0.9  # a face at least this share of the dice's usual size is a full-size die's
-DIMMER = 0.8  # the grey die's body is at most this share as bright as a white d6's in the same light
+DIMMER = 0.87  # the grey die's body is at most this share as bright as a white d6's in the same light
 
 
 def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray, str]]) -> str:
@@ -92,7 +92,8 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     than the others is grey when its pips are clearly smaller too, when no white die of the others'
     size is in sight (a white d6 far from the camera has its fellows, as small as it, beside it), or
     when it is clearly dimmer than those white dice. A white 1 never is (real dice give the 1 pips of
-    every size)."""
+    every size). A grey-looking die with only grey-looking dice around is grey: nothing shows a d6's
+    size."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     fits = [o for o, _, _ in others]
@@ -109,7 +110,11 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
         white = [float(b.max()) for o, b, name in others
                  if name == "white" and o.value > 1 and o.side >= FULL_SIZE * usual_side]
         return "grey" if pips < 0.75 or not white or float(body.max()) < DIMMER * max(white) else "d6"
-    return "grey" if colour == "grey" and _plain_pip_size(fit) / usual < 1.1 else "d6"
+    if colour != "grey":
+        return "d6"
+    plain = [_plain_pip_size(o) for o, _, name in others if name != "grey"]
+    # only grey-looking dice around (the grey dice of one roll): nothing says it is a d6
+    return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < 1.1 else "d6"
 
 
 def _plain_pip_size(fit: FaceFit) -> float:

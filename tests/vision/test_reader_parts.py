@@ -156,6 +156,7 @@ def test_a_small_die_that_looks_white_is_the_grey_die_unless_white_dice_of_full_
     whites = _dice([WHITE] * 3)
     assert _kind(small, "white", WHITE * 0.95, whites) == "d6"  # a white d6 farther from the camera
     assert _kind(small, "white", WHITE * 0.7, whites) == "grey"  # as small, and dimmer than white dice
+    assert _kind(small, "white", WHITE * 0.85, whites) == "grey"  # the grey die in the lamp's brightest spot
 
 
 def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
@@ -164,6 +165,17 @@ def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
     assert _kind(one, "grey", GREY, [other]) == "grey"
     assert _kind(one, "grey", GREY, [other, yellow]) == "grey"
     assert _kind(_face(500, 300), "grey", GREY, [other, yellow]) == "d6"
+
+
+def test_grey_looking_dice_alone_are_grey_dice_whatever_their_pip_sizes():
+    ones = [fit_layout([replace(_pip(100 + 100 * k, 100), diameter=d)]) for k, d in enumerate((6.0, 8.0))]
+    threes = [fit_layout([replace(_pip(100 + 100 * k + PITCH * t, 300 + PITCH * t), diameter=d)
+                          for t in (-1, 0, 1)]) for k, d in enumerate((5.0, 6.5))]
+    for a, b in (ones, threes):
+        assert _kind(b, "grey", GREY, [(a, GREY, "grey")]) == "grey"  # larger pips, but no d6 to say so
+    yellow = (_face(300, 300), COLOURED[0], "yellow")
+    big_one = fit_layout([replace(_pip(100, 100), diameter=13.0)])  # a 1 of a d6: its pip 1.35 times larger
+    assert _kind(big_one, "grey", GREY, [yellow]) == "d6"  # pips as large as a d6's beside it: a d6 in shade
 
 
 def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
