@@ -78,6 +78,7 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
 
 FULL_SIZE = 0.9  # a face at least this share of the dice's usual size is a full-size die's
 DIMMER = 0.87  # the grey die's body is at most this share as bright as a white d6's in the same light
+AS_BRIGHT = 0.95  # a face this share as bright as the brightest white d6 is white, its pips' size aside
 
 
 def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray, str]]) -> str:
@@ -89,11 +90,11 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     others, its pips no larger, is the grey die (a white d6 seldom looks grey). Light can make grey
     look white and shade a white die grey, and a d6 far from the camera looks smaller, so the colour
     alone never makes a die grey when other dice show its size. A white-looking die clearly smaller
-    than the others is grey when its pips are clearly smaller too, when no white die of the others'
-    size is in sight (a white d6 far from the camera has its fellows, as small as it, beside it), or
-    when it is clearly dimmer than those white dice. A white 1 never is (real dice give the 1 pips of
-    every size). A grey-looking die with only grey-looking dice around is grey: nothing shows a d6's
-    size."""
+    than the others is grey when no white die of the others' size is in sight (a white d6 far from the
+    camera has its fellows, as small as it, beside it), when it is clearly dimmer than those white dice,
+    or when its pips are clearly smaller too and it is not as bright as the brightest of them (far dice
+    look smaller, not greyer). A white 1 never is (real dice give the 1 pips of every size). A
+    grey-looking die with only grey-looking dice around is grey: nothing shows a d6's size."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     fits = [o for o, _, _ in others]
@@ -109,7 +110,10 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
             return "d6"
         white = [float(b.max()) for o, b, name in others
                  if name == "white" and o.value > 1 and o.side >= FULL_SIZE * usual_side]
-        return "grey" if pips < 0.75 or not white or float(body.max()) < DIMMER * max(white) else "d6"
+        if not white:
+            return "grey"
+        bright = float(body.max()) / max(white)
+        return "grey" if bright < DIMMER or pips < 0.75 and bright < AS_BRIGHT else "d6"
     if colour != "grey":
         return "d6"
     plain = [_plain_pip_size(o) for o, _, name in others if name != "grey"]

@@ -159,6 +159,13 @@ def test_a_small_die_that_looks_white_is_the_grey_die_unless_white_dice_of_full_
     assert _kind(small, "white", WHITE * 0.85, whites) == "grey"  # the grey die in the lamp's brightest spot
 
 
+def test_a_far_white_die_with_small_pips_is_white_when_as_bright_as_the_brightest_white_die():
+    far = fit_layout([replace(p, diameter=5.5) for p in _face(400, 300, pitch=0.75 * PITCH).pips])
+    whites = _dice([WHITE] * 3)
+    assert _kind(far, "white", WHITE, whites) == "d6"  # far from the camera: smaller, not greyer
+    assert _kind(far, "white", WHITE * 0.9, whites) == "grey"  # a little dimmer as well: the grey die
+
+
 def test_two_grey_dice_do_not_take_each_other_for_the_usual_size():
     one, other = _face(100, 100, pitch=0.72 * PITCH), (_face(300, 100, pitch=0.72 * PITCH), GREY, "grey")
     yellow = (_face(300, 300), COLOURED[0], "yellow")
