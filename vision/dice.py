@@ -435,10 +435,14 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 def _out_of_scale(fit: FaceFit, colour: str, others: list[FaceFit]) -> bool:
     """True for a face far smaller than the dice around it: a symbol on a key or a dot of print, not a
     die (dice of a set are one size; only distance shrinks them, and not this much). A white or grey
-    face may be the small grey die, so only one far smaller than even that is dropped."""
-    if len(others) < 2:
-        return False
+    face may be the small grey die, so only one far smaller than even that is dropped. Beside a single
+    die, that die's size is trusted only when its pip spacing measures it (a 1's is guessed from its
+    pip, and a key's letter read as a 1 can look big)."""
     least = OUT_OF_SCALE_LIGHT if colour in ("white", "grey") else OUT_OF_SCALE
+    if len(others) == 1:
+        return others[0].value > 1 and fit.side < least * others[0].side
+    if not others:
+        return False
     # the median counts the face itself: one big false face (keys read as one) must not shrink the rest
     return fit.side < least * median([fit.side, *(o.side for o in others)])
 

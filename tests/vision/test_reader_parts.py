@@ -117,7 +117,10 @@ def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
     assert not _out_of_scale(key, "grey", dice)  # it may be the small grey die
     dot = _face(400, 300, pitch=0.3 * PITCH)  # far smaller than even the grey die: print
     assert _out_of_scale(dot, "white", dice)
-    assert not _out_of_scale(key, "black", dice[:1])  # one other die tells too little of the scale
+    assert _out_of_scale(key, "black", dice[:1])  # one die beside it, its size known from its pips
+    one = fit_layout([_pip(100, 100)])  # a 1's size is guessed from its pip: it tells too little
+    assert not _out_of_scale(key, "black", [replace(one, pips=(replace(one.pips[0], diameter=20.0),))])
+    assert not _out_of_scale(key, "black", [])
     assert not _out_of_scale(_face(400, 300, pitch=0.8 * PITCH), "black", dice)  # farther from the camera
 
 
