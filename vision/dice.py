@@ -401,7 +401,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         return any(any(_inside(x, y, d.box) for x, y in spots)
                    and (d.confidence >= c or f.value == 1 and d.confidence >= 0.3) for d in symbols)
 
-    scored = [(f, c) for f, c in scored if not under_symbol(f, c)]
+    scored = _placed([(f, c) for f, c in scored if not under_symbol(f, c)])
     scored.sort(key=lambda fc: -fc[1])
     # proposals on one die (parts of its face, its side faces): the most confident speaks for it, but
     # a face beside a brighter one of the same colour is that die's side face, however confident
@@ -430,6 +430,24 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+def _placed(scored: list[tuple[FaceFit, float]]) -> list[tuple[FaceFit, float]]:
+    """Readings from part of a face (one pip of a 2 that the classifier reads as the 2 around it) moved
+    onto a reading of the whole face with the same value holding that part, and about as large: it knows
+    where the face is, and two parts of one face are then one die. Each keeps the surer confidence."""
+    whole = [(f, c) for f, c in scored if len(f.pips) == f.value]
+    out = []
+    for fit, conf in scored:
+        if len(fit.pips) < fit.value:
+            mine = {id(p) for p in fit.pips}
+            around = [(f, c) for f, c in whole if f.value == fit.value and f.side >= 0.75 * fit.side
+                      and mine <= {id(p) for p in f.pips}]
+            if around:
+                face, face_conf = max(around, key=lambda fc: fc[1])
+                fit, conf = face, max(conf, face_conf)
+        out.append((fit, conf))
+    return out
 
 
 def _out_of_scale(fit: FaceFit, colour: str, others: list[FaceFit]) -> bool:

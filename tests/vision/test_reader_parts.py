@@ -16,6 +16,7 @@ from vision.dice import (
     _marks,
     _out_of_scale,
     _pip_like,
+    _placed,
     _same_die,
     _scaled,
     _side_face,
@@ -213,3 +214,15 @@ def test_pips_all_drawn_out_the_same_way_across_the_grid_are_a_sliding_die_not_g
     mixed = _streaked_four(np.radians(30))
     mixed = replace(mixed, pips=tuple(replace(p, axis=k * 0.8) for k, p in enumerate(mixed.pips)))
     assert _pip_like(mixed) < 0.6  # drawn out every way: strokes of letters
+
+
+def test_a_pip_of_a_two_read_as_the_two_is_placed_on_the_two():
+    a, b = _pip(100, 100), _pip(100 + 2 * PITCH, 100 + 2 * PITCH)
+    two = fit_layout([a, b])
+    part = replace(fit_layout([a]), value=2)  # the classifier saw the other pip in its patch
+    assert part.side <= two.side / 0.75
+    assert _placed([(part, 0.96), (two, 0.8)]) == [(two, 0.96), (two, 0.8)]
+    far_off = fit_layout([a, _pip(100 + 0.5 * PITCH, 100 + 0.5 * PITCH)])  # the pip and a speck beside it
+    assert _placed([(part, 0.96), (far_off, 1.0)]) == [(part, 0.96), (far_off, 1.0)]
+    three = fit_layout([a, b, _pip(100 + 4 * PITCH, 100 + 4 * PITCH)])  # another value: it stays
+    assert _placed([(part, 0.96), (three, 1.0)])[0] == (part, 0.96)
