@@ -438,15 +438,14 @@ WHOLE_SIZE = 0.75  # a whole face at least this share of the part's size (a 1's 
 def _placed(scored: list[tuple[FaceFit, float]]) -> list[tuple[FaceFit, float]]:
     """Readings from part of a face (one pip of a 2 that the classifier reads as the 2 around it) moved
     onto a reading of the whole face with the same value holding that part, and about as large: it knows
-    where the face is, and two parts of one face are then one die. Each keeps the surer confidence. The
-    same spots are the same Pip objects (proposals of one scale)."""
+    where the face is, and two parts of one face are then one die. Each keeps the surer confidence.
+    Spots are compared by value: a halved copy's fits carry copies of its pips."""
     whole = [(f, c) for f, c in scored if len(f.pips) == f.value]
     out = []
     for fit, conf in scored:
         if len(fit.pips) < fit.value:
-            mine = {id(p) for p in fit.pips}
             around = [(f, c) for f, c in whole if f.value == fit.value and f.side >= WHOLE_SIZE * fit.side
-                      and mine <= {id(p) for p in f.pips}]
+                      and set(fit.pips) <= set(f.pips)]
             if around:
                 face, face_conf = max(around, key=lambda fc: fc[1])
                 fit, conf = face, max(conf, face_conf)

@@ -226,3 +226,5 @@ def test_a_pip_of_a_two_read_as_the_two_is_placed_on_the_two():
     assert _placed([(part, 0.96), (far_off, 1.0)]) == [(part, 0.96), (far_off, 1.0)]
     three = fit_layout([a, b, _pip(100 + 4 * PITCH, 100 + 4 * PITCH)])  # another value: it stays
     assert _placed([(part, 0.96), (three, 1.0)])[0] == (part, 0.96)
+    coarse_part, coarse_two = _scaled(part, 2), _scaled(two, 2)  # read on a halved copy: pips copied
+    assert _placed([(coarse_part, 0.96), (coarse_two, 0.8)])[0] == (coarse_two, 0.96)
