@@ -28,7 +28,7 @@ import numpy as np
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
 from vision.faces import FaceFit, fit_layout, group_pips
-from vision.pips import Pip, find_pips
+from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
 MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips
@@ -81,29 +81,33 @@ DIMMER = 0.87  # the grey die's body is at most this share as bright as a white 
 AS_BRIGHT = 0.95  # a face this share as bright as the brightest white d6 is white, its pips' size aside
 
 
-def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray, str]]) -> str:
+def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFit, np.ndarray, str]],
+          one_side: float | None = None) -> str:
     """'grey' for the small grey 1-4 die, else 'd6'; others are the other dice: face, body BGR, colour.
+    one_side: a 1's face side (px) as measured by `_one_side`, if it could be.
 
-    Beside other dice its face size tells (about 0.72 of a d6's; known from the pip spacing, so for
-    faces of 2 or more pips), and its pips are smaller too. Grey-looking dice beside it may be grey
-    dice too, so only the others set the usual size. A grey-looking face somewhat smaller than the
-    others, its pips no larger, is the grey die (a white d6 seldom looks grey). Light can make grey
-    look white and shade a white die grey, and a d6 far from the camera looks smaller, so the colour
-    alone never makes a die grey when other dice show its size. A white-looking die clearly smaller
-    than the others is grey when no white die of the others' size is in sight (a white d6 far from the
-    camera has its fellows, as small as it, beside it), when it is clearly dimmer than those white dice,
-    or when its pips are clearly smaller too and it is not as bright as the brightest of them (far dice
-    look smaller, not greyer). A white 1 never is (real dice give the 1 pips of every size). A
-    grey-looking die with only grey-looking dice around is grey: nothing shows a d6's size."""
+    Beside other dice its face size tells (about 0.72 of a d6's; known from the pip spacing for faces
+    of 2 or more pips, from the body round the pip for a 1), and its pips are smaller too. Grey-looking
+    dice beside it may be grey dice too, so only the others set the usual size. A grey-looking face
+    somewhat smaller than the others, its pips no larger, is the grey die (a white d6 seldom looks
+    grey). Light can make grey look white and shade a white die grey, and a d6 far from the camera
+    looks smaller, so the colour alone never makes a die grey when other dice show its size. A
+    white-looking die clearly smaller than the others is grey when no white die of the others' size is
+    in sight (a white d6 far from the camera has its fellows, as small as it, beside it), when it is
+    clearly dimmer than those white dice, or when its pips are clearly smaller too and it is not as
+    bright as the brightest of them (far dice look smaller, not greyer). A white 1 whose face could not
+    be measured never is (real dice give the 1 pips of every size). A grey-looking die with only
+    grey-looking dice around is grey: nothing shows a d6's size."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     fits = [o for o, _, _ in others]
     usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
-    pips = _pip_size(fit) / usual  # as seen: real dice give the 1 pips of every size
+    pips = _plain_pip_size(fit) / usual
     spaced = [o.side for o, _, name in others if o.value > 1 and name != "grey"]
-    if fit.value > 1 and spaced:
+    side = fit.side if fit.value > 1 else one_side
+    if side is not None and spaced:
         usual_side = float(np.percentile(spaced, 75))
-        size = fit.side / usual_side
+        size = side / usual_side
         if colour == "grey":
             return "grey" if size < 0.78 or size < 0.9 and pips < 1.0 else "d6"
         if size >= 0.8:
@@ -119,6 +123,37 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     plain = [_plain_pip_size(o) for o, _, name in others if name != "grey"]
     # only grey-looking dice around (the grey dice of one roll): nothing says it is a d6
     return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < 1.1 else "d6"
+
+
+ONE_REACH = 3.5  # a 1's face is sought this many pip diameters round its pip (a pip 0.15 of the side or more)
+BODY_ALIKE = (12.0, 0.1)  # a pixel is the body's when no channel is off by more than a + b * the body's level
+
+
+def _one_side(frame: np.ndarray, fit: FaceFit, body: np.ndarray) -> float | None:
+    """The side (px) of a 1's face, measured as the square of its body's colour round the pip: the pip
+    only guesses it, as real dice have 1 pips of every size. None when the table is too like the body
+    (the region runs out of reach), the frame cuts it, or it is no square."""
+    p = fit.pips[0]
+    reach = int(math.ceil(ONE_REACH * p.diameter))
+    x0, y0 = int(round(p.x)) - reach, int(round(p.y)) - reach
+    size = 2 * reach + 1
+    if x0 < 0 or y0 < 0 or x0 + size > frame.shape[1] or y0 + size > frame.shape[0]:
+        return None
+    apart = np.abs(frame[y0:y0 + size, x0:x0 + size].astype(np.int16) - body.astype(np.int16)).max(axis=2)
+    mask = (apart < BODY_ALIKE[0] + BODY_ALIKE[1] * float(body.max())).astype(np.uint8)
+    cv2.circle(mask, (reach, reach), int(round(0.65 * p.diameter)), 1, -1)  # the pip is the face's too
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, OPEN_KERNEL)  # cut thin bridges to the table
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    label = labels[reach, reach]
+    x, y, w, h, area = stats[label]
+    if label == 0 or x == 0 or y == 0 or x + w == size or y + h == size:
+        return None
+    face = (labels == label).astype(np.uint8)
+    contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    _, (rw, rh), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    if max(rw, rh) > 1.3 * min(rw, rh) or area < 0.75 * rw * rh:
+        return None  # not a square face: a patch of table, or the face and its side
+    return math.sqrt(rw * rh)
 
 
 def _plain_pip_size(fit: FaceFit) -> float:
@@ -422,7 +457,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         others = [other for j, other in enumerate(seen) if j != i]
         if _out_of_scale(fit, colour, [k for k, c, _, _ in others if c >= 0.8]):
             continue
-        kind = _kind(fit, colour, body, [(k, b, name) for k, c, b, name in others if c >= 0.5])
+        one_side = _one_side(frame, fit, body) if fit.value == 1 and colour in ("white", "grey") else None
+        kind = _kind(fit, colour, body, [(k, b, name) for k, c, b, name in others if c >= 0.5], one_side)
         dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2

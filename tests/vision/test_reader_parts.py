@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision.colours import colour_name
@@ -14,6 +15,7 @@ from vision.dice import (
     _kind,
     _local_faces,
     _marks,
+    _one_side,
     _out_of_scale,
     _pip_like,
     _placed,
@@ -194,6 +196,34 @@ def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
     smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
     assert _kind(smaller, "grey", GREY, _dice(COLOURED)) == "grey"
     assert _kind(smaller, "white", WHITE, _dice([WHITE] * 3)) == "d6"
+
+
+def _one_on_table(side: float, body: tuple[int, int, int], table: tuple[int, int, int],
+                  centre: tuple[int, int] = (100, 100)) -> tuple[np.ndarray, object]:
+    """A frame with a 1 of this face side (px) and body BGR, turned 20 degrees, on a plain table; its fit."""
+    frame = np.full((200, 200, 3), table, np.uint8)
+    corners = cv2.boxPoints((centre, (side, side), 20.0))
+    cv2.fillPoly(frame, [np.round(corners).astype(np.int32)], body)
+    cv2.circle(frame, centre, round(0.14 * side), (25, 25, 25), -1)
+    return frame, fit_layout([replace(_pip(*centre), diameter=0.28 * side)])
+
+
+def test_the_face_of_a_1_is_measured_from_its_body_where_the_table_differs():
+    frame, one = _one_on_table(40, (150, 150, 152), (170, 200, 220))  # the grey die on a beige table
+    assert abs(_one_side(frame, one, GREY) - 40) < 3
+    frame, one = _one_on_table(40, (150, 150, 152), (150, 152, 150))  # on a table of its own grey
+    assert _one_side(frame, one, GREY) is None
+    frame, one = _one_on_table(40, (150, 150, 152), (170, 200, 220), centre=(12, 100))  # cut by the frame
+    assert _one_side(frame, one, GREY) is None
+
+
+def test_a_white_looking_1_is_the_grey_die_when_its_measured_face_is_small():
+    one = fit_layout([replace(_pip(400, 300), diameter=12.0)])
+    d6_side = _face(100, 100).side
+    coloured = _dice(COLOURED)
+    assert _kind(one, "white", WHITE, coloured, one_side=0.72 * d6_side) == "grey"
+    assert _kind(one, "white", WHITE, coloured, one_side=0.95 * d6_side) == "d6"
+    assert _kind(one, "white", WHITE, coloured) == "d6"  # not measured: its pip does not tell
 
 
 def _streaked_four(axis: float, turn: float = 0.0) -> object:
