@@ -457,8 +457,10 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         others = [other for j, other in enumerate(seen) if j != i]
         if _out_of_scale(fit, colour, [k for k, c, _, _ in others if c >= 0.8]):
             continue
-        one_side = _one_side(frame, fit, body) if fit.value == 1 and colour in ("white", "grey") else None
-        kind = _kind(fit, colour, body, [(k, b, name) for k, c, b, name in others if c >= 0.5], one_side)
+        sure = [(k, b, name) for k, c, b, name in others if c >= 0.5]
+        # a 1's face is measured only where it can tell: a white or grey 1 beside dice of known size
+        sized = fit.value == 1 and colour in ("white", "grey") and any(k.value > 1 for k, _, _ in sure)
+        kind = _kind(fit, colour, body, sure, _one_side(frame, fit, body) if sized else None)
         dice.append(Die(fit.value, kind, colour, _box(fit, width, height), conf))
     for symbol in symbols:
         cx, cy = (symbol.box[0] + symbol.box[2]) / 2, (symbol.box[1] + symbol.box[3]) / 2
