@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import FaceFit, fit_layout, group_pips
+from vision.faces import FaceFit, angle_apart, fit_layout, group_pips
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -50,9 +50,10 @@ class Die:
 
 
 def _box(fit: FaceFit, width: int, height: int) -> tuple[int, int, int, int]:
-    half = fit.side / 2 * (abs(math.cos(fit.angle)) + abs(math.sin(fit.angle)))
-    if fit.value == 1:
-        half = fit.side / 2
+    """The face's box (x1, y1, x2, y2) px in the frame: its turned square's, or a 1's square round its pip
+    (a lone pip shows no turn)."""
+    turn = 1.0 if fit.value == 1 else abs(math.cos(fit.angle)) + abs(math.sin(fit.angle))
+    half = fit.side / 2 * turn
     x1, y1 = max(0, int(fit.cx - half)), max(0, int(fit.cy - half))
     x2, y2 = min(width - 1, int(math.ceil(fit.cx + half))), min(height - 1, int(math.ceil(fit.cy + half)))
     return x1, y1, x2, y2
@@ -577,7 +578,7 @@ def _round_limit(fit: FaceFit) -> float:
     if math.hypot(c, s) < STREAKED:
         return ROUND
     # a side face seen at a slant has its pips squashed along its grid: not a streak
-    off_grid = abs((math.atan2(s, c) / 2 - fit.angle + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+    off_grid = angle_apart(math.atan2(s, c) / 2, fit.angle, math.pi / 2)
     return STREAK_ROUND if off_grid >= STREAK_OFF_GRID else ROUND
 
 

@@ -197,17 +197,23 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
     return list(groups.values())
 
 
+def angle_apart(a: float, b: float, period: float = math.pi) -> float:
+    """How far apart two directions are (radians, 0..period / 2), for lines that repeat every period: an
+    axis every half turn, a face's grid every quarter turn."""
+    return abs((a - b + period / 2) % period - period / 2)
+
+
 def _side_pip_beside(a: Pip, b: Pip) -> bool:
     """True when the more squashed of two pips is squashed along the line between them: the mark of a
     side-face pip seen at a slant next to a top-face pip (blur stretches pips along a line instead)."""
     s, t = (a, b) if a.elongation >= b.elongation else (b, a)
     if s.elongation < 1.25 or s.elongation - t.elongation < 0.12:
         return False
-    apart = abs((s.axis - t.axis + math.pi / 2) % math.pi - math.pi / 2)  # between the long axes
+    apart = angle_apart(s.axis, t.axis)  # between the long axes
     if t.elongation >= 1.15 and apart < math.radians(25):
         return False  # both stretched the same way (the camera's slant, blur): one face
     pair = math.atan2(b.y - a.y, b.x - a.x)
-    off = abs((s.axis - pair + math.pi / 2) % math.pi - math.pi / 2)  # 0: long axis along the pair line
+    off = angle_apart(s.axis, pair)  # 0: long axis along the pair line
     return off > math.radians(55)
 
 
