@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import FaceFit, angle_apart, fit_layout, group_pips
+from vision.faces import FaceFit, angle_apart, fit_layout, group_pips, loose_pairs
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -321,11 +321,19 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0
     (`_marks`), in the pixels of a frame `scale` times larger than gray."""
     found = find_pips(gray, min_area=max(10, int(0.5 * min_pip_px ** 2)))
     pips = [p for p in found if p.elongation <= MAX_ELONGATION and p.diameter >= min_pip_px]
-    fits = [fit for group in group_pips(gray, pips, frame=frame) for fit in _fit_group(group)]
+    groups = group_pips(gray, pips, frame=frame)
+    fits = [fit for group in groups for fit in _fit_group(group)]
+    # two solid spots kept apart for their shapes alone may be a 2 (a glint bites a small pip's edge)
+    lone = [group[0] for group in groups if len(group) == 1 and group[0].solidity >= LOOSE_SOLID]
+    pairs = [fit_layout(list(pair)) for pair in loose_pairs(gray, lone, frame=frame)]
+    fits += [replace(f, loose=True) for f in pairs if f is not None]
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
     ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]
     fits += [f for f in ones if f is not None]
     return [_scaled(f, scale) for f in fits] if scale != 1 else fits, _marks(found, scale)
+
+
+LOOSE_SOLID = 0.85  # spots paired in spite of their shapes must be this solid (a key's letters reach 0.8)
 
 
 def _marks(spots: list[Pip], scale: float = 1) -> np.ndarray:
@@ -425,6 +433,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     scored = []
     for (fit, gate, crowding), p in zip(gated, probs, strict=True):
         value = int(p[1:].argmax()) + 1
+        if fit.loose and value != len(fit.pips):
+            continue  # the pair is no face of its own
         conf = float(p[value]) * gate
         if conf >= min_confidence:
             conf *= _uncluttered(fit, crowding, value)

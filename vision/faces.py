@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +42,7 @@ class FaceFit:
     pitch: float
     residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
     pips: tuple[Pip, ...]
+    loose: bool = False  # pips group_pips kept apart (`loose_pairs`): a face only if read as this many
 
     @property
     def side(self) -> float:
@@ -135,10 +137,15 @@ def _cover_r2(pips: list[Pip]) -> np.ndarray:
     return np.array([(p.diameter * 0.75) ** 2 for p in pips], float)
 
 
+SIZE_ALIKE = 1.45  # pips of one face: the larger at most this much wider than the smaller
+STRENGTH_ALIKE = 1.5  # ... and its contrast at most this much stronger
+SHAPE_ALIKE = 0.3  # ... and their elongations (major / minor axis) at most this far apart
+
+
 def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
                frame: np.ndarray | None = None) -> list[list[Pip]]:
-    """Pips that could share a face: same polarity, similar size, near, joined by body colour
-    (grey level, and hue too when the BGR frame is given)."""
+    """Pips that could share a face: same polarity, similar size, strength and shape, near, joined by
+    body colour (grey level, and hue too when the BGR frame is given)."""
     n = len(pips)
     if n < 2:
         return [[p] for p in pips]
@@ -150,7 +157,45 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
             i = parent[i]
         return i
 
-    v = np.array([(p.x, p.y, p.diameter, p.contrast, p.elongation, p.polarity) for p in pips])
+    alike, joined = _pairing(gray, pips, reach, SIZE_ALIKE, STRENGTH_ALIKE, frame)
+    elongation = np.array([p.elongation for p in pips])
+    alike &= np.abs(elongation[:, None] - elongation[None, :]) <= SHAPE_ALIKE  # top and side face pips
+    for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True):
+        if find(i) == find(j):
+            continue  # joined already through other pips: the groups do not change
+        if _side_pip_beside(pips[i], pips[j]):
+            continue  # a top-face pip next to a side-face pip
+        if joined(i, j):
+            parent[find(i)] = find(j)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    return list(groups.values())
+
+
+LOOSE_SIZE_ALIKE = 1.35  # pips paired in spite of their shapes must be more alike in size than SIZE_ALIKE
+LOOSE_STRENGTH_ALIKE = 1.25  # ... and in contrast than STRENGTH_ALIKE
+
+
+def loose_pairs(gray: np.ndarray, lone: list[Pip], reach: float = 5.2,
+                frame: np.ndarray | None = None) -> list[tuple[Pip, Pip]]:
+    """Pairs of pips that `group_pips` left alone for their shapes alone: a glint bites the edge of a small
+    dark pip, so of a 2's two pips one may look squashed and the pair like a top and a side face. Such
+    pairs must be closer in size and strength instead; whether one is a 2 is for the face classifier."""
+    if len(lone) < 2:
+        return []
+    alike, joined = _pairing(gray, lone, reach, LOOSE_SIZE_ALIKE, LOOSE_STRENGTH_ALIKE, frame)
+    return [(lone[i], lone[j]) for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True) if joined(i, j)]
+
+
+def _pairing(gray: np.ndarray, pips: list[Pip], reach: float, size: float, strength: float,
+             frame: np.ndarray | None) -> tuple[np.ndarray, Callable[[int, int], bool]]:
+    """The pips that may pair, (N, N) bool: same polarity, diameters at most `size` times and contrasts at
+    most `strength` times apart, at most `reach` diameters apart and not on top of each other (cheap tests
+    on every pair at once); and joined(i, j): whether pips i and j sit on one body, of one level (and
+    colour, with the BGR frame), and the line between them crosses only that body and pips."""
+    n = len(pips)
+    v = np.array([(p.x, p.y, p.diameter, p.contrast, p.polarity) for p in pips])
     h, w = gray.shape
     bodies = body_levels(gray, pips).tolist()
     col, row = (v[:, 0] + 0.5).astype(int), (v[:, 1] + 0.5).astype(int)  # the pixel under each centre
@@ -160,41 +205,32 @@ def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
     levels = centre_levels.tolist()
     colours = body_colours(frame, pips, np.array(bodies)) if frame is not None else None
     cover_r2 = _cover_r2(pips)
-    # cheap tests on every pair at once: same polarity, similar size and strength, near enough
     dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
     big = np.maximum(v[:, None, 2], v[None, :, 2])
     small = np.minimum(v[:, None, 2], v[None, :, 2])
     strong = np.maximum(v[:, None, 3], v[None, :, 3])
     weak = np.minimum(v[:, None, 3], v[None, :, 3])
-    ok = (v[:, None, 5] == v[None, :, 5]) & (big <= 1.45 * small) & (strong <= 1.5 * weak)
-    ok &= np.abs(v[:, None, 4] - v[None, :, 4]) <= 0.3  # one round, one squashed: top and side face
-    ok &= (dist <= reach * big) & (dist >= 1.1 * small)
-    for i, j in zip(*np.nonzero(np.triu(ok, 1)), strict=True):
-        if find(i) == find(j):
-            continue  # joined already through other pips: the groups do not change
-        a, b = pips[i], pips[j]
-        if _side_pip_beside(a, b):
-            continue  # a top-face pip next to a side-face pip
+    alike = (v[:, None, 4] == v[None, :, 4]) & (big <= size * small) & (strong <= strength * weak)
+    alike &= (dist <= reach * big) & (dist >= 1.1 * small)
+
+    def joined(i: int, j: int) -> bool:
         contrast = max(abs(bodies[i] - levels[i]), 1.0)
         if abs(bodies[i] - bodies[j]) > 0.2 * contrast + 8:
-            continue
+            return False
         colour = None
         if colours is not None:
             if np.abs(colours[i] - colours[j]).max() > 0.5 * contrast + 25:
-                continue  # two dice of different colours
+                return False  # two dice of different colours
             colour = (colours[i] + colours[j]) / 2
-        d = dist[i, j]
+        a, b, d = pips[i], pips[j], dist[i, j]
         mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
         face = (np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d)  # pips that may lie on the line
         face[[i, j]] = True
         body = (bodies[i] + bodies[j]) / 2
-        if _connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1],
-                              cover_r2[face], frame, colour):
-            parent[find(i)] = find(j)
-    groups: dict[int, list[Pip]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(pips[i])
-    return list(groups.values())
+        return _connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1],
+                                  cover_r2[face], frame, colour)
+
+    return alike, joined
 
 
 def angle_apart(a: float, b: float, period: float = math.pi) -> float:

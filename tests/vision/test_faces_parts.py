@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.faces import body_colours, body_levels, group_pips
+from vision.faces import body_colours, body_levels, group_pips, loose_pairs
 from vision.pips import Pip, _upper_quartile
 
 
@@ -36,6 +36,23 @@ def test_pips_are_grouped_when_die_body_joins_them() -> None:
     assert group_pips(gray, [a, b]) == [[a], [b]]
     gray[17:24, 17:24] = 40  # the seam was under a pip of the face
     assert group_pips(gray, [a, middle, b]) == [[a, middle, b]]
+
+
+def test_a_pip_squashed_by_a_glint_pairs_loosely_with_a_like_one() -> None:
+    """Of a small die's 2, one pip looks squashed (a glint bit its edge): group_pips keeps the two apart,
+    as it would a top-face pip and a side-face pip, but loose_pairs pairs them, being alike in size and
+    strength on one body. A pip far weaker, or across a dark seam, is still no pair."""
+    gray = np.full((40, 80), 200, np.uint8)
+    round_ = Pip(10.0, 20.0, 6.0, 28, -1, 60.0, 1.0)
+    bitten = Pip(30.0, 20.0, 6.0, 24, -1, 60.0, 1.6, axis=1.2)
+    for p in (round_, bitten):
+        gray[17:24, int(p.x) - 3:int(p.x) + 4] = 40
+    assert group_pips(gray, [round_, bitten]) == [[round_], [bitten]]
+    assert loose_pairs(gray, [round_, bitten]) == [(round_, bitten)]
+    faint = Pip(30.0, 20.0, 6.0, 24, -1, 45.0, 1.6, axis=1.2)  # pairs in group_pips' 1.5, not in 1.25
+    assert loose_pairs(gray, [round_, faint]) == []
+    gray[:, 20] = 40  # a dark seam between the two pips: two dice
+    assert loose_pairs(gray, [round_, bitten]) == []
 
 
 def test_upper_quartile_is_numpys_percentile() -> None:
