@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import FaceFit, angle_apart, fit_layout, group_pips, loose_pairs
+from vision.faces import FaceFit, Pairing, angle_apart, fit_layout
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -321,11 +321,12 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0
     (`_marks`), in the pixels of a frame `scale` times larger than gray."""
     found = find_pips(gray, min_area=max(10, int(0.5 * min_pip_px ** 2)))
     pips = [p for p in found if p.elongation <= MAX_ELONGATION and p.diameter >= min_pip_px]
-    groups = group_pips(gray, pips, frame=frame)
+    pairing = Pairing(gray, pips, frame=frame)
+    groups = pairing.groups()
     fits = [fit for group in groups for fit in _fit_group(group)]
     # two solid spots kept apart for their shapes alone may be a 2 (a glint bites a small pip's edge)
     lone = [group[0] for group in groups if len(group) == 1 and group[0].solidity >= LOOSE_SOLID]
-    pairs = [fit_layout(list(pair)) for pair in loose_pairs(gray, lone, frame=frame)]
+    pairs = [fit_layout(list(pair)) for pair in pairing.loose_pairs(lone)]
     fits += [replace(f, loose=True) for f in pairs if f is not None]
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
     ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,7 +41,7 @@ class FaceFit:
     pitch: float
     residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
     pips: tuple[Pip, ...]
-    loose: bool = False  # pips group_pips kept apart (`loose_pairs`): a face only if read as this many
+    loose: bool = False  # pips grouping kept apart (`Pairing.loose_pairs`): a face only if read as this many
 
     @property
     def side(self) -> float:
@@ -140,97 +139,110 @@ def _cover_r2(pips: list[Pip]) -> np.ndarray:
 SIZE_ALIKE = 1.45  # pips of one face: the larger at most this much wider than the smaller
 STRENGTH_ALIKE = 1.5  # ... and its contrast at most this much stronger
 SHAPE_ALIKE = 0.3  # ... and their elongations (major / minor axis) at most this far apart
-
-
-def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
-               frame: np.ndarray | None = None) -> list[list[Pip]]:
-    """Pips that could share a face: same polarity, similar size, strength and shape, near, joined by
-    body colour (grey level, and hue too when the BGR frame is given)."""
-    n = len(pips)
-    if n < 2:
-        return [[p] for p in pips]
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    alike, joined = _pairing(gray, pips, reach, SIZE_ALIKE, STRENGTH_ALIKE, frame)
-    elongation = np.array([p.elongation for p in pips])
-    alike &= np.abs(elongation[:, None] - elongation[None, :]) <= SHAPE_ALIKE  # top and side face pips
-    for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True):
-        if find(i) == find(j):
-            continue  # joined already through other pips: the groups do not change
-        if _side_pip_beside(pips[i], pips[j]):
-            continue  # a top-face pip next to a side-face pip
-        if joined(i, j):
-            parent[find(i)] = find(j)
-    groups: dict[int, list[Pip]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(pips[i])
-    return list(groups.values())
-
-
 LOOSE_SIZE_ALIKE = 1.35  # pips paired in spite of their shapes must be more alike in size than SIZE_ALIKE
 LOOSE_STRENGTH_ALIKE = 1.25  # ... and in contrast than STRENGTH_ALIKE
 
 
-def loose_pairs(gray: np.ndarray, lone: list[Pip], reach: float = 5.2,
-                frame: np.ndarray | None = None) -> list[tuple[Pip, Pip]]:
-    """Pairs of pips that `group_pips` left alone for their shapes alone: a glint bites the edge of a small
-    dark pip, so of a 2's two pips one may look squashed and the pair like a top and a side face. Such
-    pairs must be closer in size and strength instead; whether one is a 2 is for the face classifier."""
-    if len(lone) < 2:
-        return []
-    alike, joined = _pairing(gray, lone, reach, LOOSE_SIZE_ALIKE, LOOSE_STRENGTH_ALIKE, frame)
-    return [(lone[i], lone[j]) for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True) if joined(i, j)]
+class Pairing:
+    """Which of a frame's pips may share a face, measured once for both `groups` and `loose_pairs`: the die
+    body beside each pip (level, and colour with the BGR frame) and the pips' sizes, strengths and
+    distances."""
 
+    def __init__(self, gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
+                 frame: np.ndarray | None = None):
+        self.gray, self.pips, self.frame = gray, pips, frame
+        self.index = {id(p): k for k, p in enumerate(pips)}
+        n = len(pips)
+        v = np.array([(p.x, p.y, p.diameter, p.contrast, p.polarity) for p in pips], float).reshape(-1, 5)
+        h, w = gray.shape
+        bodies = body_levels(gray, pips) if n else np.zeros(0)
+        col, row = (v[:, 0] + 0.5).astype(int), (v[:, 1] + 0.5).astype(int)  # the pixel under each centre
+        inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
+        centre_levels = np.full(n, np.nan)
+        centre_levels[inside] = gray[row[inside], col[inside]]
+        self.bodies, self.levels = bodies.tolist(), centre_levels.tolist()
+        self.colours = body_colours(frame, pips, bodies) if frame is not None and n else None
+        self.cover_r2 = _cover_r2(pips)
+        self.v = v
+        self.dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
+        self.big = np.maximum(v[:, None, 2], v[None, :, 2])
+        self.small = np.minimum(v[:, None, 2], v[None, :, 2])
+        self.strong = np.maximum(v[:, None, 3], v[None, :, 3])
+        self.weak = np.minimum(v[:, None, 3], v[None, :, 3])
+        self.near = ((v[:, None, 4] == v[None, :, 4]) & (self.dist <= reach * self.big)
+                     & (self.dist >= 1.1 * self.small))  # same polarity, near, not on top of each other
 
-def _pairing(gray: np.ndarray, pips: list[Pip], reach: float, size: float, strength: float,
-             frame: np.ndarray | None) -> tuple[np.ndarray, Callable[[int, int], bool]]:
-    """The pips that may pair, (N, N) bool: same polarity, diameters at most `size` times and contrasts at
-    most `strength` times apart, at most `reach` diameters apart and not on top of each other (cheap tests
-    on every pair at once); and joined(i, j): whether pips i and j sit on one body, of one level (and
-    colour, with the BGR frame), and the line between them crosses only that body and pips."""
-    n = len(pips)
-    v = np.array([(p.x, p.y, p.diameter, p.contrast, p.polarity) for p in pips])
-    h, w = gray.shape
-    bodies = body_levels(gray, pips).tolist()
-    col, row = (v[:, 0] + 0.5).astype(int), (v[:, 1] + 0.5).astype(int)  # the pixel under each centre
-    inside = (col >= 0) & (col < w) & (row >= 0) & (row < h)
-    centre_levels = np.full(n, np.nan)
-    centre_levels[inside] = gray[row[inside], col[inside]]
-    levels = centre_levels.tolist()
-    colours = body_colours(frame, pips, np.array(bodies)) if frame is not None else None
-    cover_r2 = _cover_r2(pips)
-    dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
-    big = np.maximum(v[:, None, 2], v[None, :, 2])
-    small = np.minimum(v[:, None, 2], v[None, :, 2])
-    strong = np.maximum(v[:, None, 3], v[None, :, 3])
-    weak = np.minimum(v[:, None, 3], v[None, :, 3])
-    alike = (v[:, None, 4] == v[None, :, 4]) & (big <= size * small) & (strong <= strength * weak)
-    alike &= (dist <= reach * big) & (dist >= 1.1 * small)
+    def alike(self, size: float, strength: float) -> np.ndarray:
+        """(N, N) bool, cheap tests on every pair at once: near, diameters at most `size` times and
+        contrasts at most `strength` times apart."""
+        return self.near & (self.big <= size * self.small) & (self.strong <= strength * self.weak)
 
-    def joined(i: int, j: int) -> bool:
+    def joined(self, i: int, j: int) -> bool:
+        """Whether pips i and j sit on one body, of one level (and colour, with the BGR frame), and the
+        line between them crosses only that body and pips."""
+        bodies, levels, v = self.bodies, self.levels, self.v
         contrast = max(abs(bodies[i] - levels[i]), 1.0)
         if abs(bodies[i] - bodies[j]) > 0.2 * contrast + 8:
             return False
         colour = None
-        if colours is not None:
-            if np.abs(colours[i] - colours[j]).max() > 0.5 * contrast + 25:
+        if self.colours is not None:
+            if np.abs(self.colours[i] - self.colours[j]).max() > 0.5 * contrast + 25:
                 return False  # two dice of different colours
-            colour = (colours[i] + colours[j]) / 2
-        a, b, d = pips[i], pips[j], dist[i, j]
+            colour = (self.colours[i] + self.colours[j]) / 2
+        a, b, d = self.pips[i], self.pips[j], self.dist[i, j]
         mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
         face = (np.abs(v[:, 0] - mx) < d) & (np.abs(v[:, 1] - my) < d)  # pips that may lie on the line
         face[[i, j]] = True
         body = (bodies[i] + bodies[j]) / 2
-        return _connected_by_body(gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1],
-                                  cover_r2[face], frame, colour)
+        return _connected_by_body(self.gray, a, b, body, (levels[i] + levels[j]) / 2, v[face, 0], v[face, 1],
+                                  self.cover_r2[face], self.frame, colour)
 
-    return alike, joined
+    def groups(self) -> list[list[Pip]]:
+        """Pips that could share a face: same polarity, similar size, strength and shape, near, joined by
+        body colour."""
+        pips, n = self.pips, len(self.pips)
+        if n < 2:
+            return [[p] for p in pips]
+        parent = list(range(n))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        alike = self.alike(SIZE_ALIKE, STRENGTH_ALIKE)
+        elongation = np.array([p.elongation for p in pips])
+        alike &= np.abs(elongation[:, None] - elongation[None, :]) <= SHAPE_ALIKE  # top and side face pips
+        for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True):
+            if find(i) == find(j):
+                continue  # joined already through other pips: the groups do not change
+            if _side_pip_beside(pips[i], pips[j]):
+                continue  # a top-face pip next to a side-face pip
+            if self.joined(i, j):
+                parent[find(i)] = find(j)
+        groups: dict[int, list[Pip]] = {}
+        for i in range(n):
+            groups.setdefault(find(i), []).append(pips[i])
+        return list(groups.values())
+
+    def loose_pairs(self, lone: list[Pip]) -> list[tuple[Pip, Pip]]:
+        """Pairs among `lone` (pips `groups` left alone) kept apart for their shapes alone: a glint bites
+        the edge of a small dark pip, so of a 2's two pips one may look squashed and the pair like a top
+        and a side face. Such pairs must be closer in size and strength instead; whether one is a 2 is for
+        the face classifier."""
+        if len(lone) < 2:
+            return []
+        at = np.array([self.index[id(p)] for p in lone])
+        alike = self.alike(LOOSE_SIZE_ALIKE, LOOSE_STRENGTH_ALIKE)[np.ix_(at, at)]
+        return [(lone[i], lone[j]) for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True)
+                if self.joined(int(at[i]), int(at[j]))]
+
+
+def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,
+               frame: np.ndarray | None = None) -> list[list[Pip]]:
+    """Pips that could share a face (`Pairing.groups`)."""
+    return Pairing(gray, pips, reach, frame).groups()
 
 
 def angle_apart(a: float, b: float, period: float = math.pi) -> float:

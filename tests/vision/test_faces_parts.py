@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.faces import body_colours, body_levels, group_pips, loose_pairs
+from vision.faces import Pairing, body_colours, body_levels, group_pips
 from vision.pips import Pip, _upper_quartile
 
 
@@ -48,11 +48,11 @@ def test_a_pip_squashed_by_a_glint_pairs_loosely_with_a_like_one() -> None:
     for p in (round_, bitten):
         gray[17:24, int(p.x) - 3:int(p.x) + 4] = 40
     assert group_pips(gray, [round_, bitten]) == [[round_], [bitten]]
-    assert loose_pairs(gray, [round_, bitten]) == [(round_, bitten)]
+    assert Pairing(gray, [round_, bitten]).loose_pairs([round_, bitten]) == [(round_, bitten)]
     faint = Pip(30.0, 20.0, 6.0, 24, -1, 45.0, 1.6, axis=1.2)  # pairs in group_pips' 1.5, not in 1.25
-    assert loose_pairs(gray, [round_, faint]) == []
+    assert Pairing(gray, [round_, faint]).loose_pairs([round_, faint]) == []
     gray[:, 20] = 40  # a dark seam between the two pips: two dice
-    assert loose_pairs(gray, [round_, bitten]) == []
+    assert Pairing(gray, [round_, bitten]).loose_pairs([round_, bitten]) == []
 
 
 def test_upper_quartile_is_numpys_percentile() -> None:
