@@ -270,9 +270,8 @@ def _local_faces(group: list[Pip]) -> list[FaceFit]:
             fit = fit_layout(pips)
             if fit is None or fit.residual >= LOCAL_FIT:
                 continue
-            c, s, half = math.cos(fit.angle), math.sin(fit.angle), 0.45 * fit.side
-            u = (pts[:, 0] - fit.cx) * c + (pts[:, 1] - fit.cy) * s
-            v = -(pts[:, 0] - fit.cx) * s + (pts[:, 1] - fit.cy) * c
+            half = 0.45 * fit.side
+            u, v = _face_frame(pts[:, 0], pts[:, 1], fit.cx, fit.cy, fit.angle)
             on_face = set(np.nonzero((np.abs(u) < half) & (np.abs(v) < half))[0].tolist())
             if on_face <= members:
                 found.append((-n, fit.residual, members, fit))
@@ -356,15 +355,22 @@ def _crowding(fits: list[FaceFit], marks: np.ndarray) -> np.ndarray:
     contrast = np.array([min(p.contrast for p in f.pips) for f in fits])[:, None]
     size = np.array([_pip_size(f) for f in fits])[:, None]
     polarity = np.array([f.pips[0].polarity for f in fits])[:, None]
-    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
-    dx, dy = marks[None, :, 0] - cx[:, None], marks[None, :, 1] - cy[:, None]
-    u, v = dx * c + dy * s, -dx * s + dy * c  # in each face's frame
+    u, v = _face_frame(marks[None, :, 0], marks[None, :, 1], cx[:, None], cy[:, None], angle[:, None])
     half = 0.42 * side[:, None]
     inside = ((np.abs(u) < half) & (np.abs(v) < half) & (marks[None, :, 2] >= 0.7 * contrast)
               & (marks[None, :, 3] >= 0.6 * size))
     round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= ROUND)
               & (marks[None, :, 6] >= SOLID))
     return np.stack([inside.sum(axis=1), round_.sum(axis=1)], axis=1)
+
+
+def _face_frame(x: np.ndarray, y: np.ndarray, cx: float | np.ndarray, cy: float | np.ndarray,
+                angle: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points x, y (px) in the frame of a face centred at cx, cy and turned by angle (rad): along its
+    edges, px from its centre. Arrays broadcast (many faces and many points at once)."""
+    c, s = np.cos(angle), np.sin(angle)
+    dx, dy = x - cx, y - cy
+    return dx * c + dy * s, -dx * s + dy * c
 
 
 def _uncluttered(fit: FaceFit, crowding: np.ndarray, value: int) -> float:
