@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.faceclass import CLASSES, CROP_SIDES, PATCH, WEIGHTS, FaceClassifier, face_patch
+from vision.faceclass import CLASSES, CROP_SIDES, PATCH, SURE_NOT, WEIGHTS, FaceClassifier, face_patch
 from vision.render import DieSpec, render_scene
 
 
@@ -75,3 +75,23 @@ def test_plain_table_is_not_a_die():
     table = np.full((200, 200), 170, np.uint8)
     probs = FaceClassifier.default().classify(table, [(100, 100, 50, 0.0)])[0]
     assert probs.argmax() == 0
+
+
+def test_an_unsure_first_look_is_averaged_with_a_look_turned_a_quarter():
+    faces = FaceClassifier.default()
+    image, truth = render_scene(np.random.default_rng(2), [DieSpec("d6", "white", 2)], variations=False)
+    x1, y1, x2, y2 = truth[0].box
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    proposal = ((x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1 + y2 - y1) / 2 / 1.2, 0.0)
+    patch = face_patch(gray, *proposal)
+    first, turned = faces.probabilities(np.stack([patch, np.rot90(patch)]))
+    assert first[0] < SURE_NOT
+    assert np.abs(faces.classify(gray, [proposal])[0] - (first + turned) / 2).max() < 1e-6
+
+
+def test_a_sure_no_is_not_looked_at_again():
+    faces = FaceClassifier.default()
+    table = np.full((200, 200), 170, np.uint8)
+    first = faces.probabilities(face_patch(table, 100, 100, 50)[None])[0]
+    assert first[0] >= SURE_NOT
+    assert np.abs(faces.classify(table, [(100, 100, 50, 0.0)])[0] - first).max() < 1e-6
