@@ -536,7 +536,9 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
     itself, or just beside it with more squashed or far smaller pips of the same ink (a side face, seen
     at a slant; a yellow die's dark pips beside a black die's light ones are another die)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
-    if apart < SAME_DIE * max(top.side, fit.side):
+    # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
+    measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
+    if apart < SAME_DIE * max(measured):
         return True
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour

@@ -113,6 +113,16 @@ def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink(
     assert light is not None and not _same_die(light, top)
 
 
+def test_a_1_with_a_big_pip_touching_a_die_is_a_die_of_its_own():
+    top = _face(100, 100)
+    x = 100 + 1.05 * top.side  # the 1's centre: the two dice touch
+    one = fit_layout([replace(_pip(x, 100), diameter=0.4 * top.side)])  # a big pip: a big guess
+    assert one is not None and 0.7 * one.side > x - 100  # so big that the 4's centre is on its face
+    assert not _same_die(one, top)
+    part = fit_layout([_pip(100 + PITCH, 100 + PITCH)])  # one pip of the 4 itself, proposed as a 1
+    assert part is not None and _same_die(part, top)
+
+
 def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
     dice = [_face(100, 100), _face(300, 100), _face(200, 300)]
     key = _face(400, 300, pitch=0.5 * PITCH)  # a key's symbol read as a face: half the size of the dice
