@@ -543,7 +543,8 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour
     squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
-    return squashed or _pip_size(fit) < 0.6 * _pip_size(top)  # not merely smaller: a grey die beside a d6
+    # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
+    return squashed or _plain_pip_size(fit) < 0.6 * _plain_pip_size(top)
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre

@@ -115,10 +115,10 @@ def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink(
 
 def test_a_1_with_a_big_pip_touching_a_die_is_a_die_of_its_own():
     top = _face(100, 100)
-    x = 100 + 1.05 * top.side  # the 1's centre: the two dice touch
-    one = fit_layout([replace(_pip(x, 100), diameter=0.4 * top.side)])  # a big pip: a big guess
+    x = 100 + top.side  # the 1's centre: the two dice touch
+    one = fit_layout([replace(_pip(x, 100), diameter=0.38 * top.side)])  # a big pip: a big guess
     assert one is not None and 0.7 * one.side > x - 100  # so big that the 4's centre is on its face
-    assert not _same_die(one, top)
+    assert not _same_die(one, top) and not _same_die(top, one)  # a 1's pip is larger by design
     part = fit_layout([_pip(100 + PITCH, 100 + PITCH)])  # one pip of the 4 itself, proposed as a 1
     assert part is not None and _same_die(part, top)
 
