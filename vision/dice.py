@@ -543,8 +543,18 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour
     squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
+    if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
+        squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
     return squashed or _plain_pip_size(fit) < 0.6 * _plain_pip_size(top)
+
+
+def _drawn_across(pips: tuple[Pip, ...], direction: float) -> bool:
+    """True when the pips' long axes, on the whole, lie more across `direction` (rad) than along it: a
+    side face seen at a slant is squashed along the way from its top face, not across it."""
+    c = sum(math.cos(2 * p.axis) for p in pips)
+    s = sum(math.sin(2 * p.axis) for p in pips)
+    return angle_apart(math.atan2(s, c) / 2, direction) > math.pi / 4
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre

@@ -3,6 +3,7 @@ halved copy of the frame."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -111,6 +112,16 @@ def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink(
     assert _same_die(beside, top)  # dark pips seen at a slant: the top face's die
     light = fit_layout([replace(p, polarity=1) for p in squashed])  # light pips: a black die touching it
     assert light is not None and not _same_die(light, top)
+
+
+def test_pips_drawn_out_towards_a_top_face_are_a_touching_die_not_its_side_face():
+    top = _face(100, 100)
+    # the die below: a slant squashes its side face's pips along the way down, so their long axes lie
+    # across it (axis 0, along x); pips drawn out along that way (a glint, a slide) are another die's
+    across = fit_layout([_pip(100 + dx * PITCH, 100 + 1.1 * top.side + dy * PITCH, elongation=1.6)
+                         for dx in (-1, 1) for dy in (-1, 1)])
+    along = fit_layout([replace(p, axis=math.pi / 2) for p in across.pips])
+    assert _same_die(across, top) and not _same_die(along, top)
 
 
 def test_a_1_with_a_big_pip_touching_a_die_is_a_die_of_its_own():
