@@ -542,11 +542,20 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
         return True
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour
+    if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
+        return False  # (a lone pip at a slant may be what shows of any side face)
     squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
     return squashed or _plain_pip_size(fit) < 0.6 * _plain_pip_size(top)
+
+
+def _may_be_beside(side: int, top: int) -> bool:
+    """Whether a die showing `top` may show `side` on a side face: never its top's value nor the one
+    opposite (a d6's opposite faces sum to 7). The grey die's 3 and 4 stand for a 5 and a 6 too, so
+    beside its 3 or 4 it may show a 3 or a 4."""
+    return side not in (top, 7 - top) or {side, top} <= {3, 4}
 
 
 def _drawn_across(pips: tuple[Pip, ...], direction: float) -> bool:
@@ -568,6 +577,8 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
     (a grey die beside a white d6 is darker too, but smaller). bodies: BGR of `_body_colour`."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     if not 0.5 * top.side <= apart <= 1.5 * top.side or fit.side < 0.85 * top.side:
+        return False
+    if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False
     level, top_level = float(body.sum()), float(top_body.sum())
     if not SIDE_FACE_SHADE[0] * top_level <= level <= SIDE_FACE_SHADE[1] * top_level:

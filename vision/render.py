@@ -224,6 +224,15 @@ def _draw_pips(img: np.ndarray, value: int, cx: float, cy: float, side: float, a
                        (250, 250, 250), -1, cv2.LINE_AA, SHIFT)
 
 
+def _side_value(kind: str, top: int, pick: int) -> int:
+    """One of the four values a side face of a die showing `top` may show (pick 0..3): never the top's
+    value nor the one opposite it (opposite faces of a d6 sum to 7)."""
+    sides = [v for v in range(1, 7) if v not in (top, 7 - top)]
+    if kind == "grey":  # its faces 1..4 taken as the d6's 1..4 (a 3 or 4 may stand for a 5 or 6)
+        sides = [GREY_FACES[v - 1] for v in sides]
+    return sides[pick]
+
+
 def _draw_die(img: np.ndarray, rng: np.random.Generator, spec: DieSpec, value: int | str,
               cx: float, cy: float, side: float, angle: float, vary: bool, side_face: bool) -> np.ndarray:
     """Draw one die on img in place; return the top-face corners (4, 2)."""
@@ -248,7 +257,7 @@ def _draw_die(img: np.ndarray, rng: np.random.Generator, spec: DieSpec, value: i
         if spec.kind != "treehouse":
             mid = (a + b) / 2 + normal * depth / 2
             squash = depth / side
-            sv = int(rng.integers(1, 7))
+            sv = _side_value(spec.kind, int(value), int(rng.integers(0, 4)))
             radius = side * PIP_RADIUS
             along = (b - a) / side
             for u, _v in PIP_LAYOUT[sv]:

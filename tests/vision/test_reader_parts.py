@@ -16,6 +16,7 @@ from vision.dice import (
     _kind,
     _local_faces,
     _marks,
+    _may_be_beside,
     _one_side,
     _out_of_scale,
     _pip_like,
@@ -112,6 +113,23 @@ def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink(
     assert _same_die(beside, top)  # dark pips seen at a slant: the top face's die
     light = fit_layout([replace(p, polarity=1) for p in squashed])  # light pips: a black die touching it
     assert light is not None and not _same_die(light, top)
+
+
+def test_a_face_showing_the_top_value_or_its_opposite_is_no_side_face_of_it():
+    top = fit_layout([_pip(100 - PITCH, 100 - PITCH), _pip(100 + PITCH, 100 + PITCH)])  # a 2
+    assert top is not None and top.value == 2  # its side faces show 1, 3, 4 or 6
+    y = 100 + 1.1 * top.side
+
+    def slanted(*slots: tuple[int, int]):
+        return fit_layout([_pip(100 + dx * PITCH, y + dy * PITCH, elongation=1.6) for dx, dy in slots])
+
+    corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    for face, value in [(slanted((-1, -1), (1, 1)), 2), (slanted(*corners, (0, 0)), 5)]:
+        assert face is not None and face.value == value and not _same_die(face, top)  # a touching die
+    three = slanted((-1, -1), (0, 0), (1, 1))
+    assert three is not None and three.value == 3 and _same_die(three, top)  # may be its side face
+    assert _may_be_beside(3, 4) and _may_be_beside(4, 4)  # the grey die's 3 and 4 stand for a 5 and 6 too
+    assert not _may_be_beside(6, 1) and not _may_be_beside(1, 1) and _may_be_beside(2, 1)
 
 
 def test_pips_drawn_out_towards_a_top_face_are_a_touching_die_not_its_side_face():

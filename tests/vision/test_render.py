@@ -1,6 +1,6 @@
 import numpy as np
 
-from vision.render import DieSpec, render_scene
+from vision.render import DieSpec, _side_value, render_scene
 
 
 def test_same_seed_gives_the_same_scene_and_truth():
@@ -27,3 +27,10 @@ def test_grey_die_is_drawn_smaller_than_a_d6():
                             variations=False, side_px=50)
     d6, grey = truth
     assert (grey.box[2] - grey.box[0]) < 0.85 * (d6.box[2] - d6.box[0])
+
+
+def test_a_side_face_never_shows_the_top_value_or_the_one_opposite():
+    for top in range(1, 7):
+        sides = sorted(_side_value("d6", top, pick) for pick in range(4))
+        assert sides == [v for v in range(1, 7) if v not in (top, 7 - top)]
+    assert sorted(_side_value("grey", 1, pick) for pick in range(4)) == [2, 3, 3, 4]  # its 5 is marked 3
