@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import FaceFit, Pairing, angle_apart, fit_layout
+from vision.faces import PITCH_PER_SIDE, FaceFit, Pairing, angle_apart, fit_layout
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -435,10 +435,10 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
             gate = _inside_frame(fit, width, height) * _pip_like(fit)
             if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
-                gated.append((fit, gate, crowding))
-    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _ in gated])
+                gated.append((fit, gate, crowding, marks))
+    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _, _ in gated])
     scored = []
-    for (fit, gate, crowding), p in zip(gated, probs, strict=True):
+    for (fit, gate, crowding, _), p in zip(gated, probs, strict=True):
         value = int(p[1:].argmax()) + 1
         if fit.loose and value != len(fit.pips):
             continue  # the pair is no face of its own
@@ -447,6 +447,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             conf *= _uncluttered(fit, crowding, value)
         if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
+    scored += _at_usual_size(gray, faces, gated, scored, min_confidence)
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
     # a lone dot on a symbol is the symbol's even when the symbol is less sure
     def under_symbol(f: FaceFit, c: float) -> bool:
@@ -486,6 +487,44 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+USUAL_SURE = 0.8  # faces read this surely, of two or more pips, tell the roll's usual face size
+RESIZED = 0.15  # a proposal this far off the usual size is looked at again at that size
+
+
+def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
+                   gated: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
+                   scored: list[tuple[FaceFit, float]], min_confidence: float) -> list[tuple[FaceFit, float]]:
+    """Faces whose pips were found only in part (a die still sliding: pips smeared, merged or lost), read
+    again at the size of the roll's other dice: where no reading lies, each group of pips is looked at
+    as the face of a die of the usual size around it, and kept when read surely and plain. Dice of a
+    roll are one size (the grey die aside); only two or more sure faces tell it. gated: (fit, gate,
+    crowding, marks of its level) of the proposals the classifier saw."""
+    sure = [f.side for f, c in scored if c >= USUAL_SURE and f.value > 1]
+    if len(sure) < 2:
+        return []
+    usual = median(sure)
+    looks: list[tuple[FaceFit, float, np.ndarray]] = []
+    for fit, gate, _, marks in gated:
+        if abs(fit.side - usual) < RESIZED * usual:
+            continue  # seen at that size already
+        if any(math.hypot(fit.cx - f.cx, fit.cy - f.cy) < SAME_DIE * usual for f, *_ in [*scored, *looks]):
+            continue
+        looks.append((replace(fit, pitch=usual * PITCH_PER_SIDE), gate, marks))
+    if not looks:
+        return []
+    probs = faces.classify(gray, [(f.cx, f.cy, usual, f.angle) for f, _, _ in looks])
+    found = []
+    for (fit, gate, marks), p in zip(looks, probs, strict=True):
+        value = int(p[1:].argmax()) + 1
+        if value == 1 or value < len(fit.pips):
+            continue  # a 1 is one pip, found whole or not at all
+        fit = replace(fit, value=value)
+        conf = float(p[value]) * gate * _uncluttered(fit, _crowding([fit], marks)[0], value)
+        if conf >= max(min_confidence, USUAL_SURE):
+            found.append((fit, conf))
+    return found
 
 
 WHOLE_SIZE = 0.75  # a whole face at least this share of the part's size (a 1's guessed from its pip)

@@ -81,6 +81,16 @@ def test_a_second_look_settles_what_one_look_misread(seed):
     assert extra == []
 
 
+@pytest.mark.parametrize("seed", [550, 668])
+def test_a_face_whose_pips_were_found_in_part_is_read_at_the_size_of_the_others(seed):
+    # a yellow 6: its pips never made one group, so no proposal had the face's size
+    image, truth = render_scene(np.random.default_rng(seed))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    yellow_six = [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "yellow"
+                  and t.value == 6]
+    assert yellow_six == [6]
+
+
 @pytest.mark.parametrize("face", ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"])
 def test_treehouse_die_is_read_with_the_default_templates(face):
     image, _ = render_scene(np.random.default_rng(4), [DieSpec("treehouse", "treehouse", face)],
