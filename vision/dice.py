@@ -250,7 +250,7 @@ LOCAL_FIT = 0.4  # a face found among a crowd of pips must fit its layout this w
 def _local_faces(group: list[Pip]) -> list[FaceFit]:
     """Faces in a group of pips from more than one face (a top face joined to its side faces, or to a
     touching die): each pip with its nearest neighbours, where they are alike in size and fit a layout
-    of 3..6 closely, with no stray pip of the group on the face; most pips and closest fits first,
+    of 2..6 closely, with no stray pip of the group on the face; most pips and closest fits first,
     each pip used once."""
     pts = np.array([(p.x, p.y) for p in group])
     apart = np.linalg.norm(pts[:, None] - pts[None], axis=2)
@@ -258,7 +258,7 @@ def _local_faces(group: list[Pip]) -> list[FaceFit]:
     found = []
     for i in range(len(group)):
         order = np.argsort(apart[i])
-        for n in range(min(6, len(group)), 2, -1):
+        for n in range(min(6, len(group)), 1, -1):
             members = frozenset(int(k) for k in order[:n])
             if members in tried:
                 continue

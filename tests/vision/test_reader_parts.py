@@ -177,6 +177,14 @@ def test_a_top_face_joined_to_its_side_face_is_found_among_the_pips():
     assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(3, 100, 131), (6, 100, 100)]
 
 
+def test_a_2_touching_a_die_of_its_colour_is_found_among_the_pips():
+    three = [_pip(100 + d * PITCH, 100 + d * PITCH) for d in (-1, 0, 1)]
+    x = 100 + 3.8 * PITCH  # the 2's centre: the faces (about 46 px) touch, and all five pips made one group
+    two = [_pip(x - PITCH, 100 + PITCH), _pip(x + PITCH, 100 - PITCH)]
+    fits = _local_faces([*three, *two])
+    assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(2, round(x), 100), (3, 100, 100)]
+
+
 def test_dots_among_letters_are_not_searched_for_faces():
     letters = [Pip(100 + dx * PITCH, 130, diameter=8.0, area=50, polarity=-1, contrast=60.0, elongation=1.3,
                    solidity=0.6) for dx in (-1, 0, 1)]
