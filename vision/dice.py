@@ -447,7 +447,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             conf *= _uncluttered(fit, crowding, value)
         if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
-    scored += _at_usual_size(gray, faces, gated, scored, min_confidence)
+    maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
+    scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
     # a lone dot on a symbol is the symbol's even when the symbol is less sure
     def under_symbol(f: FaceFit, c: float) -> bool:
@@ -491,6 +492,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
 USUAL_SURE = 0.8  # faces read this surely, of two or more pips, tell the roll's usual face size
 RESIZED = 0.15  # a proposal this far off the usual size is looked at again at that size
+NOTHING_THERE = 0.995  # ... unless the classifier was this sure it saw no face of a die there at all
 
 
 def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
@@ -500,7 +502,8 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
     again at the size of the roll's other dice: where no reading lies, each group of pips is looked at
     as the face of a die of the usual size around it, and kept when read surely and plain. Dice of a
     roll are one size (the grey die aside); only two or more sure faces tell it. gated: (fit, gate,
-    crowding, marks of its level) of the proposals the classifier saw."""
+    crowding, marks of its level) of the proposals the classifier saw, less those where it surely saw
+    nothing of a die (print, wood grain: most of them, and each look costs a patch)."""
     sure = [f.side for f, c in scored if c >= USUAL_SURE and f.value > 1]
     if len(sure) < 2:
         return []
@@ -515,14 +518,18 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
     if not looks:
         return []
     probs = faces.classify(gray, [(f.cx, f.cy, usual, f.angle) for f, _, _ in looks])
+    least = max(min_confidence, USUAL_SURE)
     found = []
     for (fit, gate, marks), p in zip(looks, probs, strict=True):
         value = int(p[1:].argmax()) + 1
         if value == 1 or value < len(fit.pips):
             continue  # a 1 is one pip, found whole or not at all
+        conf = float(p[value]) * gate
+        if conf < least:
+            continue
         fit = replace(fit, value=value)
-        conf = float(p[value]) * gate * _uncluttered(fit, _crowding([fit], marks)[0], value)
-        if conf >= max(min_confidence, USUAL_SURE):
+        conf *= _uncluttered(fit, _crowding([fit], marks)[0], value)  # only now: one fit at a time
+        if conf >= least:
             found.append((fit, conf))
     return found
 
