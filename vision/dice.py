@@ -19,6 +19,7 @@ against calibrated templates (`vision.treehouse`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from statistics import median
 
@@ -579,8 +580,9 @@ SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sid
 
 def _same_die(fit: FaceFit, top: FaceFit) -> bool:
     """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
-    itself, or just beside it with more squashed or far smaller pips of the same ink (a side face, seen
-    at a slant; a yellow die's dark pips beside a black die's light ones are another die)."""
+    itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
+    way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
+    light ones are another die), showing a value a side face of `top` may show."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
@@ -604,12 +606,10 @@ def _may_be_beside(side: int, top: int) -> bool:
     return side not in (top, 7 - top) or {side, top} <= {3, 4}
 
 
-def _drawn_across(pips: tuple[Pip, ...], direction: float) -> bool:
+def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
     """True when the pips' long axes, on the whole, lie more across `direction` (rad) than along it: a
     side face seen at a slant is squashed along the way from its top face, not across it."""
-    c = sum(math.cos(2 * p.axis) for p in pips)
-    s = sum(math.sin(2 * p.axis) for p in pips)
-    return angle_apart(math.atan2(s, c) / 2, direction) > math.pi / 4
+    return angle_apart(_common_axis(pips)[0], direction) > math.pi / 4
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
@@ -659,14 +659,20 @@ def _round_limit(fit: FaceFit) -> float:
     every way."""
     if len(fit.pips) < 2:
         return ROUND
-    n = len(fit.pips)
-    c = sum(math.cos(2 * p.axis) for p in fit.pips) / n
-    s = sum(math.sin(2 * p.axis) for p in fit.pips) / n
-    if math.hypot(c, s) < STREAKED:
+    axis, agreement = _common_axis(fit.pips)
+    if agreement < STREAKED:
         return ROUND
     # a side face seen at a slant has its pips squashed along its grid: not a streak
-    off_grid = angle_apart(math.atan2(s, c) / 2, fit.angle, math.pi / 2)
+    off_grid = angle_apart(axis, fit.angle, math.pi / 2)
     return STREAK_ROUND if off_grid >= STREAK_OFF_GRID else ROUND
+
+
+def _common_axis(pips: Sequence[Pip]) -> tuple[float, float]:
+    """The pips' long axes put together: their mean direction (rad) and how well they agree (0: every
+    way, 1: all one way), the mean of their doubled angles (an axis at 0 and one at pi are one axis)."""
+    c = sum(math.cos(2 * p.axis) for p in pips) / len(pips)
+    s = sum(math.sin(2 * p.axis) for p in pips) / len(pips)
+    return math.atan2(s, c) / 2, math.hypot(c, s)
 
 
 def _inside_frame(fit: FaceFit, width: int, height: int) -> float:
