@@ -10,8 +10,11 @@ Two stages. The classical one proposes where faces may be: round pips of either 
 finder at full size). A small learned classifier (`vision.faceclass`) then says what each proposal
 is: a face showing 1..6, or no die at all (a side face, print, a key). Its probability, lowered for
 spots that are not round solid pips, for faces crowded by other marks and for faces cut by the
-frame's edge, is the confidence. Of two faces on one die the top one speaks: a face beside a
-brighter one of the same colour is its side face, in shade (light comes from above). The grey 1-4
+frame's edge, is the confidence. Where the pips were found only in part (a die still sliding), the
+classifier looks again at a face of the roll's usual size. Of two faces on one die the top one speaks:
+a face beside a brighter one of the same colour is its side face, in shade (light comes from above),
+as is one beside it whose pips a slant squashed, unless it shows what no side face of that die can
+(the top's value or the one opposite). The grey 1-4
 die is told by its smaller face and pips and its grey body; the Treehouse die by matching its symbol
 against calibrated templates (`vision.treehouse`).
 """
