@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import PITCH_PER_SIDE, FaceFit, Pairing, angle_apart, fit_layout
+from vision.faces import PITCH_PER_SIDE, FaceFit, Pairing, angle_apart, body_levels, fit_layout
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -453,6 +453,9 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
+    # a 2 made of a sure 1's pip and a pip of that die's side face is the 1
+    ones = [f for f, c in scored if f.value == 1 and c >= SURE]
+    scored = [(f, c) for f, c in scored if not any(_one_and_side_pip(gray, f, one) for one in ones)]
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
     # a lone dot on a symbol is the symbol's even when the symbol is less sure
     def under_symbol(f: FaceFit, c: float) -> bool:
@@ -494,7 +497,23 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     return dice
 
 
-USUAL_SURE = 0.8  # faces read this surely, of two or more pips, tell the roll's usual face size
+def _one_and_side_pip(gray: np.ndarray, two: FaceFit, one: FaceFit) -> bool:
+    """True when a 2 is a 1's pip with a pip of its side face beside it: the other pip more squashed,
+    along the way from the 1's pip, as a slant squashes it, and on a light die's body in shade."""
+    if two.value != 2 or len(two.pips) != 2 or one.pips[0] not in two.pips:
+        return False
+    pip = one.pips[0]
+    other = two.pips[1] if two.pips[0] == pip else two.pips[0]
+    if other.elongation <= pip.elongation + SQUASHED:
+        return False
+    if not _drawn_across([other], math.atan2(other.y - pip.y, other.x - pip.x)):
+        return False
+    top, side = body_levels(gray, [pip, other])
+    return top >= SIDE_FACE_LIGHT and SIDE_FACE_SHADE[0] * top <= side <= SIDE_FACE_SHADE[1] * top
+
+
+SURE = 0.8  # a reading this confident is sure: with another of two or more pips, it tells the roll's
+# usual face size; a sure 1 speaks for its pip
 RESIZED = 0.15  # a proposal this far off the usual size is looked at again at that size
 NOTHING_THERE = 0.995  # ... unless the classifier was this sure it saw no face of a die there at all
 
@@ -508,7 +527,7 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
     roll are one size (the grey die aside); only two or more sure faces tell it. gated: (fit, gate,
     crowding, marks of its level) of the proposals the classifier saw, less those where it surely saw
     nothing of a die (print, wood grain: most of them, and each look costs a patch)."""
-    sure = [f.side for f, c in scored if c >= USUAL_SURE and f.value > 1]
+    sure = [f.side for f, c in scored if c >= SURE and f.value > 1]
     if len(sure) < 2:
         return []
     usual = median(sure)
@@ -522,7 +541,7 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
     if not looks:
         return []
     probs = faces.classify(gray, [(f.cx, f.cy, usual, f.angle) for f, _, _ in looks])
-    least = max(min_confidence, USUAL_SURE)
+    least = max(min_confidence, SURE)
     found = []
     for (fit, gate, marks), p in zip(looks, probs, strict=True):
         value = int(p[1:].argmax()) + 1
@@ -595,7 +614,7 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False  # (a lone pip at a slant may be what shows of any side face)
-    squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + 0.15
+    squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + SQUASHED
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
@@ -615,6 +634,7 @@ def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
     return angle_apart(_common_axis(pips)[0], direction) > math.pi / 4
 
 
+SQUASHED = 0.15  # a side face's pips are at least this much more elongated than its top face's
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
 SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
 SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this

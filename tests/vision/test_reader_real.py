@@ -57,6 +57,15 @@ def test_top_faces_whose_pips_join_a_side_face_are_read(datasets):
         assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
 
 
+def test_a_1_beside_a_pip_of_its_side_face_is_a_1(datasets):
+    """Oblique 1s: the pip of a side face, squashed and in shade, made a 2 with the 1's pip."""
+    folder = datasets / "wood-white-train"
+    rows = _labels(folder)
+    for name in ("Train_dice_18.jpg", "Train_dice_21.jpg"):
+        paired, _ = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
+        assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
+
+
 def test_casino_crops_sample(datasets):
     folder = datasets / "casino-crops-train"
     with open(folder / "crops.csv", newline="") as f:
