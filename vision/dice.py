@@ -504,12 +504,11 @@ def _one_and_side_pip(gray: np.ndarray, two: FaceFit, one: FaceFit) -> bool:
         return False
     pip = one.pips[0]
     other = two.pips[1] if two.pips[0] == pip else two.pips[0]
-    if other.elongation <= pip.elongation + SQUASHED:
-        return False
-    if not _drawn_across([other], math.atan2(other.y - pip.y, other.x - pip.x)):
+    away = math.atan2(other.y - pip.y, other.x - pip.x)
+    if not _more_squashed([other], [pip]) or not _drawn_across([other], away):
         return False
     top, side = body_levels(gray, [pip, other])
-    return top >= SIDE_FACE_LIGHT and SIDE_FACE_SHADE[0] * top <= side <= SIDE_FACE_SHADE[1] * top
+    return _in_shade(side, top)
 
 
 SURE = 0.8  # a reading this confident is sure: with another of two or more pips, it tells the roll's
@@ -532,12 +531,14 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
         return []
     usual = median(sure)
     looks: list[tuple[FaceFit, float, np.ndarray]] = []
+    taken = [(f.cx, f.cy) for f, _ in scored]  # centres of readings, and of looks already chosen
     for fit, gate, _, marks in gated:
         if abs(fit.side - usual) < RESIZED * usual:
             continue  # seen at that size already
-        if any(math.hypot(fit.cx - f.cx, fit.cy - f.cy) < SAME_DIE * usual for f, *_ in [*scored, *looks]):
+        if any(math.hypot(fit.cx - x, fit.cy - y) < SAME_DIE * usual for x, y in taken):
             continue
         looks.append((replace(fit, pitch=usual * PITCH_PER_SIDE), gate, marks))
+        taken.append((fit.cx, fit.cy))
     if not looks:
         return []
     probs = faces.classify(gray, [(f.cx, f.cy, usual, f.angle) for f, _, _ in looks])
@@ -614,7 +615,7 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False  # (a lone pip at a slant may be what shows of any side face)
-    squashed = median([p.elongation for p in fit.pips]) > median([p.elongation for p in top.pips]) + SQUASHED
+    squashed = _more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
@@ -650,12 +651,24 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False
     level, top_level = float(body.sum()), float(top_body.sum())
-    if not SIDE_FACE_SHADE[0] * top_level <= level <= SIDE_FACE_SHADE[1] * top_level:
+    if not _in_shade(level / 3, top_level / 3):
         return False
-    if top_level < 3 * SIDE_FACE_LIGHT:
-        return False  # on a dark or deep-coloured die, uneven light shades a neighbour as much
     hue = np.abs(body / max(level, 1.0) - top_body / max(top_level, 1.0)).max()  # chromaticity apart
     return bool(hue < 0.04)
+
+
+def _in_shade(level: float, top_level: float) -> bool:
+    """Whether a body of this grey level (0..255) is a side face in shade beside a top face of top_level:
+    lit from above, it is SIDE_FACE_SHADE as bright. Told on light dice only: on a dark or deep-coloured
+    die, uneven light shades a neighbour as much."""
+    low, high = SIDE_FACE_SHADE
+    return top_level >= SIDE_FACE_LIGHT and low * top_level <= level <= high * top_level
+
+
+def _more_squashed(pips: Sequence[Pip], than: Sequence[Pip]) -> bool:
+    """Whether pips are squashed more than `than` by SQUASHED (medians of their elongations): a side face
+    beside its top face, seen at a slant."""
+    return median([p.elongation for p in pips]) > median([p.elongation for p in than]) + SQUASHED
 
 
 ROUND = 1.6  # a spot at most this elongated (major / minor axis) is round
