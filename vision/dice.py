@@ -474,7 +474,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             if _side_face(k, k_body, fit, body):  # what was kept is this die's side face
                 kept[i] = (fit, conf, body)
                 break
-            if _same_die(fit, k) or _side_face(fit, body, k, k_body):
+            if _same_die(fit, k, body, k_body) or _side_face(fit, body, k, k_body):
                 break
         else:
             kept.append((fit, conf, body))
@@ -601,11 +601,13 @@ OUT_OF_SCALE_LIGHT = 0.45  # ... for a white or grey face, which may be the grey
 SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die
 
 
-def _same_die(fit: FaceFit, top: FaceFit) -> bool:
+def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray | None = None,
+              top_body: np.ndarray | None = None) -> bool:
     """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
     itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
     way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
-    light ones are another die), showing a value a side face of `top` may show."""
+    light ones are another die), showing a value a side face of `top` may show, on a body of the same
+    hue when the bodies are known (BGR of `_body_colour`: a yellow die touching a white one)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
@@ -615,6 +617,8 @@ def _same_die(fit: FaceFit, top: FaceFit) -> bool:
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False  # (a lone pip at a slant may be what shows of any side face)
+    if body is not None and top_body is not None and not _same_hue(body, top_body):
+        return False  # a touching die of another colour
     squashed = _more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
@@ -638,6 +642,7 @@ def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
 SQUASHED = 0.15  # a side face's pips are at least this much more elongated than its top face's
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
 SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
+SAME_HUE = 0.04  # bodies whose chromaticities (channel shares of the sum) are this near are one colour
 SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this
 
 
@@ -650,11 +655,15 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
         return False
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False
-    level, top_level = float(body.sum()), float(top_body.sum())
-    if not _in_shade(level / 3, top_level / 3):
-        return False
-    hue = np.abs(body / max(level, 1.0) - top_body / max(top_level, 1.0)).max()  # chromaticity apart
-    return bool(hue < 0.04)
+    return _in_shade(float(body.mean()), float(top_body.mean())) and _same_hue(body, top_body)
+
+
+def _same_hue(body: np.ndarray, top_body: np.ndarray) -> bool:
+    """Whether two bodies (BGR of `_body_colour`) are of one colour, whatever their shade: their
+    chromaticities (each channel's share of the sum) within SAME_HUE. A side face in shade keeps its
+    top face's hue."""
+    level, top_level = max(float(body.sum()), 1.0), max(float(top_body.sum()), 1.0)
+    return bool(np.abs(body / level - top_body / top_level).max() < SAME_HUE)
 
 
 def _in_shade(level: float, top_level: float) -> bool:

@@ -114,6 +114,9 @@ def test_squashed_pips_beside_a_top_face_are_its_side_face_only_in_the_same_ink(
     assert _same_die(beside, top)  # dark pips seen at a slant: the top face's die
     light = fit_layout([replace(p, polarity=1) for p in squashed])  # light pips: a black die touching it
     assert light is not None and not _same_die(light, top)
+    yellow, white = np.array([40.0, 200.0, 220.0]), np.array([215.0, 220.0, 220.0])
+    assert _same_die(beside, top, white * 0.8, white)  # in shade, the top face's hue
+    assert not _same_die(beside, top, yellow, white)  # dark pips on a yellow die touching a white one
 
 
 def test_a_face_showing_the_top_value_or_its_opposite_is_no_side_face_of_it():

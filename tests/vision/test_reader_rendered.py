@@ -91,6 +91,16 @@ def test_a_face_whose_pips_were_found_in_part_is_read_at_the_size_of_the_others(
     assert yellow_six == [6]
 
 
+@pytest.mark.parametrize("seed, colour", [(271, "grey"), (357, "yellow")])
+def test_a_2_touching_a_die_of_another_colour_is_no_side_face_of_it(seed, colour):
+    # its pips, bitten by glints, looked squashed beside a yellow 6 (271) or a white 3 (357); but a side
+    # face keeps its top face's hue
+    image, truth = render_scene(np.random.default_rng(seed))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    twos = [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == colour and t.value == 2]
+    assert twos == [2]
+
+
 @pytest.mark.parametrize("face", ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"])
 def test_treehouse_die_is_read_with_the_default_templates(face):
     image, _ = render_scene(np.random.default_rng(4), [DieSpec("treehouse", "treehouse", face)],
