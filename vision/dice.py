@@ -216,8 +216,10 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
                 break  # nothing odd to drop
             candidate = fit_layout([p for p in group if p not in dropped])
             if candidate is not None and candidate.residual < 0.3:
-                # a dropped pip may be the 1 of a die touching this one
+                # a dropped pip may be the 1 of a die touching this one, two the 2 of one
                 alone = [fit_layout([p]) for p in dropped if p.elongation <= 1.3]
+                if drop == 2:
+                    alone.append(fit_layout(dropped))
                 return [candidate, *(f for f in alone if f is not None)]
     if len(group) >= 3 and depth < 2:
         # a top face and the shaded side faces next to it: the top face's pips are the strongest

@@ -202,6 +202,15 @@ def test_a_2_touching_a_die_of_its_colour_is_found_among_the_pips():
     assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(2, round(x), 100), (3, 100, 100)]
 
 
+def test_a_2_with_larger_pips_touching_a_die_of_its_colour_is_proposed_whole():
+    three = [_pip(100 + d * PITCH, 100 + d * PITCH) for d in (-1, 0, 1)]
+    x = 100 + 4.2 * PITCH  # the 2's centre: its pips, a third larger, joined the 3's in one group
+    two = [replace(_pip(x + dx * PITCH, 100 - dx * PITCH), diameter=11.0) for dx in (-1, 1)]
+    fits = _fit_group([*three, *two])
+    assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits if f.value in (2, 3)) == [
+        (2, round(x), 100), (3, 100, 100)]  # besides each of the 2's pips as a 1
+
+
 def test_dots_among_letters_are_not_searched_for_faces():
     letters = [Pip(100 + dx * PITCH, 130, diameter=8.0, area=50, polarity=-1, contrast=60.0, elongation=1.3,
                    solidity=0.6) for dx in (-1, 0, 1)]

@@ -101,6 +101,14 @@ def test_a_2_touching_a_die_of_another_colour_is_no_side_face_of_it(seed, colour
     assert twos == [2]
 
 
+def test_a_2_whose_pips_joined_a_touching_3s_is_read():
+    # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
+    image, truth = render_scene(np.random.default_rng(748))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "red"
+            and t.value == 2] == [2]
+
+
 @pytest.mark.parametrize("face", ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"])
 def test_treehouse_die_is_read_with_the_default_templates(face):
     image, _ = render_scene(np.random.default_rng(4), [DieSpec("treehouse", "treehouse", face)],
