@@ -31,7 +31,15 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
-from vision.faces import PITCH_PER_SIDE, FaceFit, Pairing, angle_apart, body_levels, fit_layout
+from vision.faces import (
+    PITCH_PER_SIDE,
+    FaceFit,
+    Pairing,
+    angle_apart,
+    body_levels,
+    chromaticity,
+    fit_layout,
+)
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
@@ -644,7 +652,7 @@ def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
 SQUASHED = 0.15  # a side face's pips are at least this much more elongated than its top face's
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
 SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
-SAME_HUE = 0.04  # bodies whose chromaticities (channel shares of the sum) are this near are one colour
+SAME_HUE = 0.04  # bodies whose chromaticities are this near are one colour
 SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this
 
 
@@ -662,10 +670,8 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
 
 def _same_hue(body: np.ndarray, top_body: np.ndarray) -> bool:
     """Whether two bodies (BGR of `_body_colour`) are of one colour, whatever their shade: their
-    chromaticities (each channel's share of the sum) within SAME_HUE. A side face in shade keeps its
-    top face's hue."""
-    level, top_level = max(float(body.sum()), 1.0), max(float(top_body.sum()), 1.0)
-    return bool(np.abs(body / level - top_body / top_level).max() < SAME_HUE)
+    chromaticities within SAME_HUE. A side face in shade keeps its top face's hue."""
+    return bool(np.abs(chromaticity(body) - chromaticity(top_body)).max() < SAME_HUE)
 
 
 def _in_shade(level: float, top_level: float) -> bool:

@@ -143,6 +143,16 @@ LOOSE_SIZE_ALIKE = 1.35  # pips paired in spite of their shapes must be more ali
 LOOSE_STRENGTH_ALIKE = 1.25  # ... and in contrast than STRENGTH_ALIKE
 
 
+HUES_APART = 0.25  # bodies whose chromaticities are this far apart are dice of two colours, however lit
+
+
+def chromaticity(bgr: np.ndarray) -> np.ndarray:
+    """The hue of BGR colours (..., 3) whatever their light: each channel's share of their sum, steadied
+    for dark colours (on a black die, noise of a few levels is a large share)."""
+    c = np.asarray(bgr, float) + 10.0
+    return c / c.sum(axis=-1, keepdims=True)
+
+
 class Pairing:
     """Which of a frame's pips may share a face, measured once for both `groups` and `loose_pairs`: the die
     body beside each pip (level, and colour with the BGR frame) and the pips' sizes, strengths and
@@ -162,6 +172,7 @@ class Pairing:
         centre_levels[inside] = gray[row[inside], col[inside]]
         self.bodies, self.levels = bodies.tolist(), centre_levels.tolist()
         self.colours = body_colours(frame, pips, bodies) if frame is not None and n else None
+        self.hues = chromaticity(self.colours) if self.colours is not None else None
         self.cover_r2 = _cover_r2(pips)
         self.v = v
         self.dist = np.hypot(v[:, None, 0] - v[None, :, 0], v[:, None, 1] - v[None, :, 1])
@@ -188,6 +199,8 @@ class Pairing:
         if self.colours is not None:
             if np.abs(self.colours[i] - self.colours[j]).max() > 0.5 * contrast + 25:
                 return False  # two dice of different colours
+            if np.abs(self.hues[i] - self.hues[j]).max() > HUES_APART:
+                return False  # ... of different hues (a red die and a black one), however lit
             colour = (self.colours[i] + self.colours[j]) / 2
         a, b, d = self.pips[i], self.pips[j], self.dist[i, j]
         mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2

@@ -60,3 +60,22 @@ def test_upper_quartile_is_numpys_percentile() -> None:
     for n in range(1, 200):
         values = rng.integers(-300, 300, n).astype(np.int16)
         assert _upper_quartile(values) == float(np.percentile(values, 75))
+
+
+def test_pips_on_dice_of_two_hues_are_not_grouped_however_alike_their_levels() -> None:
+    """A red die touching a dark grey one, white pips on both: their bodies' grey levels and colours are
+    near enough for the white pips' strong contrast, but their hues are not (the red 2 of rendered scene
+    639 joined a black 6's pips). Lit or in shade, one die keeps its hue."""
+    frame = np.zeros((40, 80, 3), np.uint8)
+    frame[:, :40] = (40, 44, 162)  # red: grey level 79
+    frame[:, 40:] = (60, 60, 60)
+    pips = [Pip(x, 20.0, 8.0, 50, 1, 150.0, 1.0) for x in (25.0, 55.0)]
+    for p in pips:
+        frame[16:25, int(p.x) - 4:int(p.x) + 5] = 250
+    def grey(frame: np.ndarray) -> np.ndarray:
+        return (frame @ np.array([0.114, 0.587, 0.299])).round().astype(np.uint8)
+
+    assert group_pips(grey(frame), pips) == [pips]  # grey levels alone cannot tell
+    assert group_pips(grey(frame), pips, frame=frame) == [[p] for p in pips]
+    frame[:, 40:] = (30, 33, 122)  # the same red in shade
+    assert group_pips(grey(frame), pips, frame=frame) == [pips]
