@@ -109,14 +109,17 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     in sight (a white d6 far from the camera has its fellows, as small as it, beside it), when it is
     clearly dimmer than those white dice, or when its pips are clearly smaller too and it is not as
     bright as the brightest of them (far dice look smaller, not greyer). A white 1 whose face could not
-    be measured never is (real dice give the 1 pips of every size). A grey-looking die with only
-    grey-looking dice around is grey: nothing shows a d6's size."""
+    be measured never is (real dice give the 1 pips of every size). A grey-looking die showing 5 or 6
+    is a d6 in poor light (the grey die has no 5 or 6), so it shows a d6's size too. A grey-looking die
+    with only grey-looking dice of 1..4 around is grey: nothing shows a d6's size."""
     if fit.value > 4 or colour not in ("grey", "white"):
         return "d6"
     fits = [o for o, _, _ in others]
     usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
     pips = _plain_pip_size(fit) / usual
-    spaced = [o.side for o, _, name in others if o.value > 1 and name != "grey"]
+    # a grey-looking die showing 5 or 6 is a d6 in poor light: it shows a d6's size too
+    d6s = [(o, name) for o, _, name in others if name != "grey" or o.value > 4]
+    spaced = [o.side for o, name in d6s if o.value > 1]
     side = fit.side if fit.value > 1 else one_side
     if side is not None and spaced:
         usual_side = float(np.percentile(spaced, 75))
@@ -133,7 +136,7 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
         return "grey" if bright < DIMMER or pips < 0.75 and bright < AS_BRIGHT else "d6"
     if colour != "grey":
         return "d6"
-    plain = [_plain_pip_size(o) for o, _, name in others if name != "grey"]
+    plain = [_plain_pip_size(o) for o, _ in d6s]
     # only grey-looking dice around (the grey dice of one roll): nothing says it is a d6
     return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < 1.1 else "d6"
 

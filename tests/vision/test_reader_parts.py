@@ -264,6 +264,17 @@ def test_grey_looking_dice_alone_are_grey_dice_whatever_their_pip_sizes():
     assert _kind(big_one, "grey", GREY, [yellow]) == "d6"  # pips as large as a d6's beside it: a d6 in shade
 
 
+def test_a_grey_looking_die_showing_5_or_6_shows_the_others_are_d6s_in_poor_light():
+    # white dice in a dim room look grey; the grey die has no 5 or 6, so a grey-looking 6 is a d6 and
+    # dice of its size are d6s too
+    four, other_four = _face(100, 100), (_face(300, 100), GREY, "grey")
+    six = (fit_layout(_six()), GREY, "grey")
+    assert _kind(four, "grey", GREY, [other_four]) == "grey"  # nothing shows a d6's size
+    assert _kind(four, "grey", GREY, [other_four, six]) == "d6"
+    small = _face(100, 100, pitch=0.72 * PITCH)
+    assert _kind(small, "grey", GREY, [other_four, six]) == "grey"  # the grey die beside them
+
+
 def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
     pips = [_pip(400 + dx * 0.86 * PITCH, 300 + dy * 0.86 * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
     smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
