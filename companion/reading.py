@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .games import FACES, RollRequest
+from .games import D6, FACES, GREY, RollRequest
 
 DEFAULT_MIN_CONFIDENCE = 0.8
 
@@ -46,10 +46,26 @@ def _fits(die: dict[str, Any], kind: str, colour: str | None) -> bool:
     return die.get("kind") == kind and (colour is None or die.get("colour") in (colour, None))
 
 
+LIGHT_COLOURS = (None, "white", "grey")  # a d6 that may look like the small grey die
+
+
+def _looks_alike(die: dict[str, Any], kind: str, colour: str | None, asked: set[str]) -> bool:
+    """Whether a die read as one kind may be a die of `kind` the roll asked for: the small grey die and a
+    white d6 look alike (a white d6 in a dim room looks grey; the grey die under a lamp looks white),
+    and the reader tells them apart only by size beside other dice. So where the roll asks for no die
+    of the kind it was read as, it may fill a slot of the other, if its face is one that die has."""
+    read = die.get("kind")
+    if read in asked or die.get("value") not in FACES[kind] or colour not in LIGHT_COLOURS:
+        return False
+    return (read, kind) in ((GREY, D6), (D6, GREY)) and die.get("colour") in LIGHT_COLOURS
+
+
 def match_reading(
     request: RollRequest, dice: list[dict[str, Any]], min_confidence: float = DEFAULT_MIN_CONFIDENCE
 ) -> Proposal:
-    """Assign read dice to the requested dice by kind (and colour where the request names one)."""
+    """Assign read dice to the requested dice by kind (and colour where the request names one); a white
+    d6 and the grey die, which look alike, stand in for each other where the roll asks for only one of
+    the two kinds."""
     pool = [d for d in dice if d.get("kind") in FACES]
     values: list | None = []
     problems: list[str] = []
@@ -57,8 +73,10 @@ def match_reading(
     for index, die in enumerate(request.dice):
         wanted.setdefault((die.kind, die.colour), []).append(index)
     slots: list = [None] * len(request.dice)
+    asked = {die.kind for die in request.dice}
     for (kind, colour), indices in wanted.items():
         same = [d for d in pool if _fits(d, kind, colour)]
+        same += [d for d in pool if _looks_alike(d, kind, colour, asked)][:max(0, len(indices) - len(same))]
         if len(same) != len(indices):
             problems.append(f"expected {_plural(len(indices), kind, colour)}, saw {len(same)}")
         for slot, die in zip(indices, sorted(same, key=lambda d: -d.get("confidence", 0.0)), strict=False):

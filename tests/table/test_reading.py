@@ -41,3 +41,25 @@ def test_an_impossible_face_is_refused():
     request = RollRequest(0, (DieRequest(GREY),), "grey")
     proposal = match_reading(request, [die(6, "grey", "grey")])
     assert not proposal.certain and proposal.values is None
+
+
+def test_white_dice_read_as_grey_in_a_dim_room_fill_a_roll_of_d6s():
+    # in poor light a white d6 looks grey, and beside only its like the reader takes it for the grey die
+    request = RollRequest(0, (DieRequest(D6),) * 3, "Alice: attack")
+    proposal = match_reading(request, [die(3, "grey", "grey"), die(4, "grey", "grey"), die(6, "d6", "grey")])
+    assert proposal.certain and sorted(proposal.values) == [3, 4, 6]
+    coloured = RollRequest(0, (DieRequest(D6, "yellow"),), "yellow")  # a yellow d6 never looks grey
+    assert match_reading(coloured, [die(3, "grey", "grey")]).values is None
+
+
+def test_a_grey_die_read_as_white_fills_a_roll_of_grey_dice_with_its_faces_only():
+    request = RollRequest(0, (DieRequest(GREY, "grey"),) * 2, "Satansbraten")
+    proposal = match_reading(request, [die(3), die(2, "grey", "grey")])  # one under the lamp looks white
+    assert proposal.certain and sorted(proposal.values) == [2, 3]
+    assert match_reading(request, [die(5), die(2, "grey", "grey")]).values is None  # no 5 on a grey die
+
+
+def test_dice_of_both_kinds_asked_are_not_swapped():
+    request = RollRequest(None, (DieRequest(D6, "white"), DieRequest(GREY)), "both")
+    proposal = match_reading(request, [die(3, "grey", "grey"), die(4, "grey", "grey")])
+    assert not proposal.certain and proposal.values is None
