@@ -4,6 +4,8 @@ FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets
 read whole (`read_dice`); a crop is known to hold one die, so its face is read where it is
 (`read_crop`), as the companion reads a die whose box is given.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
+--vary NAME reads a labelled folder's photos as another camera or room would take them
+(`vision.variations`: smaller, larger, turned, dim, bright, jpeg, warm).
 Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
 the median ms per frame of `read_dice` alone: CPU time, best of 3 reads (image decoding not included).
 """
@@ -129,15 +131,23 @@ def folder_labels(folder: Path) -> dict[str, list[Label]]:
     return dict(rows)
 
 
-def bench_labels(folder: Path, limit: int = 0, faces=None) -> Tally:
+def bench_labels(folder: Path, limit: int = 0, faces=None, vary: str | None = None) -> Tally:
+    """Read every labelled photo of the folder (the first `limit`), changed by the variation named
+    `vary` (`vision.variations`) if one is."""
+    from vision.variations import VARIATIONS
+
     rows = folder_labels(folder)
     names = sorted(rows)[: limit or None]
     images = folder / "images" if (folder / "images").is_dir() else folder
     tally = Tally()
     for name in names:
-        dice, ms = _timed_read(_read_image(images / name), faces=faces)
+        image, labels = _read_image(images / name), rows[name]
+        if vary:
+            image, boxes = VARIATIONS[vary](image, [label.box for label in labels])
+            labels = [Label(label.value, box, label.kind) for label, box in zip(labels, boxes, strict=True)]
+        dice, ms = _timed_read(image, faces=faces)
         tally.ms.append(ms)
-        score_photo(tally, name, rows[name], dice)
+        score_photo(tally, name, labels, dice)
     return tally
 
 
@@ -191,19 +201,30 @@ def run(args) -> int:
     """Entry point of `companion bench vision`."""
     target = str(args.folder)
     limit = int(getattr(args, "limit", 0) or 0)
+    vary = getattr(args, "vary", None)
+    if vary:
+        from vision.variations import VARIATIONS
+
+        if vary not in VARIATIONS:
+            print(f"companion bench vision: no variation {vary!r}; known: {', '.join(VARIATIONS)}",
+                  file=sys.stderr)
+            return 2
+        if not (Path(target) / "labels.csv").is_file():
+            print("companion bench vision: --vary needs a folder with labels.csv", file=sys.stderr)
+            return 2
     if target.startswith("render:"):
         tally = bench_render(int(target.split(":", 1)[1] or 1000))
     else:
         folder = Path(target)
         if (folder / "labels.csv").is_file():
-            tally = bench_labels(folder, limit)
+            tally = bench_labels(folder, limit, vary=vary)
         elif (folder / "crops.csv").is_file():
             tally = bench_crops(folder, limit)
         else:
             print(f"companion bench vision: {folder} has neither labels.csv nor crops.csv (or use render:N)",
                   file=sys.stderr)
             return 2
-    print(f"vision bench on {target}")
+    print(f"vision bench on {target}" + (f", every photo {vary}" if vary else ""))
     for line in tally.lines():
         print("  " + line)
     if getattr(args, "verbose", False):

@@ -66,6 +66,11 @@ def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
     assert main(["bench", "vision", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "dice right:      2/2" in out and "photos right:    1/1" in out
+    assert main(["bench", "vision", str(tmp_path), "--vary", "turned"]) == 0  # the boxes turn with it
+    out = capsys.readouterr().out
+    assert "every photo turned" in out and "dice right:      2/2" in out
+    assert main(["bench", "vision", str(tmp_path), "--vary", "sideways"]) == 2
+    assert "known: smaller, larger, turned" in capsys.readouterr().err
 
 
 def test_calibrate_treehouse_captures_six_faces_from_the_synthetic_camera(tmp_path):
