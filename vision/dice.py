@@ -698,7 +698,7 @@ SOLID = 0.8  # a spot filling at least this share of its convex hull is solid (a
 def _pip_like(fit: FaceFit) -> float:
     """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
     classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
-    solid = _unit((median([p.solidity for p in fit.pips]) - (SOLID - 0.2)) / 0.2)
+    solid = _unit((median([p.solidity for p in fit.pips]) - (_solid_limit(fit) - 0.2)) / 0.2)
     longest = max(p.elongation for p in fit.pips)
     round_ = 1.0 if longest <= ROUND else _unit(1.0 - (longest - _round_limit(fit)) / 0.8)
     return solid * round_
@@ -707,6 +707,18 @@ def _pip_like(fit: FaceFit) -> float:
 STREAKED = 0.9  # pips whose long axes agree this well (mean resultant length of twice their angles)
 STREAK_ROUND = 2.1  # ... count as round up to this elongation
 STREAK_OFF_GRID = math.radians(15)  # ... when their common axis is this far off the face's grid
+
+
+BITTEN = 0.1  # pips all bitten alike may be this much less solid
+
+
+def _solid_limit(fit: FaceFit) -> float:
+    """How solid the pips must be to count as solid: less when three or more are all drawn out the same
+    way (a glint bites every pip of a face at the same place, lit by one lamp; a letter's strokes point
+    every way)."""
+    if len(fit.pips) >= 3 and _common_axis(fit.pips)[1] >= STREAKED:
+        return SOLID - BITTEN
+    return SOLID
 
 
 def _round_limit(fit: FaceFit) -> float:

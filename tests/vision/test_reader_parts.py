@@ -330,6 +330,18 @@ def test_pips_all_drawn_out_the_same_way_across_the_grid_are_a_sliding_die_not_g
     assert _pip_like(mixed) < 0.6  # drawn out every way: strokes of letters
 
 
+def test_pips_all_bitten_alike_by_a_glint_may_be_less_solid():
+    # a glint at each pip's edge, lit by one lamp: a notch in every pip at the same place
+    bitten = [replace(_pip(100 + dx * PITCH, 100 + dy * PITCH, solidity=0.7, elongation=1.3), axis=-0.8)
+              for dx in (-1, 1) for dy in (-1, 0, 1)]
+    six = fit_layout(bitten)
+    assert six is not None and _pip_like(six) >= 0.9
+    letters = fit_layout([replace(p, axis=k * 0.8) for k, p in enumerate(bitten)])  # notches every way
+    assert letters is not None and _pip_like(letters) < 0.5
+    two = fit_layout(bitten[:1] + bitten[-1:])  # two pips alike say less: print has pairs of dots
+    assert two is not None and _pip_like(two) < 0.5
+
+
 def test_a_pip_of_a_two_read_as_the_two_is_placed_on_the_two():
     a, b = _pip(100, 100), _pip(100 + 2 * PITCH, 100 + 2 * PITCH)
     two = fit_layout([a, b])
