@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.dice import Die, read_crop, read_dice
 from vision.images import load_image
+from vision.variations import VARIATIONS
 
 
 @dataclass
@@ -134,8 +135,6 @@ def folder_labels(folder: Path) -> dict[str, list[Label]]:
 def bench_labels(folder: Path, limit: int = 0, faces=None, vary: str | None = None) -> Tally:
     """Read every labelled photo of the folder (the first `limit`), changed by the variation named
     `vary` (`vision.variations`) if one is."""
-    from vision.variations import VARIATIONS
-
     rows = folder_labels(folder)
     names = sorted(rows)[: limit or None]
     images = folder / "images" if (folder / "images").is_dir() else folder
@@ -203,8 +202,6 @@ def run(args) -> int:
     limit = int(getattr(args, "limit", 0) or 0)
     vary = getattr(args, "vary", None)
     if vary:
-        from vision.variations import VARIATIONS
-
         if vary not in VARIATIONS:
             print(f"companion bench vision: no variation {vary!r}; known: {', '.join(VARIATIONS)}",
                   file=sys.stderr)

@@ -117,7 +117,6 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     fits = [o for o, _, _ in others]
     usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
     pips = _plain_pip_size(fit) / usual
-    # a grey-looking die showing 5 or 6 is a d6 in poor light: it shows a d6's size too
     d6s = [(o, name) for o, _, name in others if name != "grey" or o.value > 4]
     spaced = [o.side for o, name in d6s if o.value > 1]
     side = fit.side if fit.value > 1 else one_side
@@ -614,13 +613,12 @@ OUT_OF_SCALE_LIGHT = 0.45  # ... for a white or grey face, which may be the grey
 SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die
 
 
-def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray | None = None,
-              top_body: np.ndarray | None = None) -> bool:
+def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray) -> bool:
     """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
     itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
     way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
     light ones are another die), showing a value a side face of `top` may show, on a body of the same
-    hue when the bodies are known (BGR of `_body_colour`: a yellow die touching a white one)."""
+    hue (bodies: BGR of `_body_colour`; a yellow die touching a white one is another die)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
@@ -630,7 +628,7 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray | None = None,
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False  # (a lone pip at a slant may be what shows of any side face)
-    if body is not None and top_body is not None and not _same_hue(body, top_body):
+    if not _same_hue(body, top_body):
         return False  # a touching die of another colour
     squashed = _more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
@@ -697,42 +695,24 @@ SOLID = 0.8  # a spot filling at least this share of its convex hull is solid (a
 
 def _pip_like(fit: FaceFit) -> float:
     """1 for round solid spots, less for squashed ones or glyphs (letters on keys and labels): the
-    classifier sees a small patch, the pip finder sees each spot's shape at full resolution."""
-    solid = _unit((median([p.solidity for p in fit.pips]) - (_solid_limit(fit) - 0.2)) / 0.2)
+    classifier sees a small patch, the pip finder sees each spot's shape at full resolution. Pips all
+    drawn out the same way (a die still sliding, a glint at the same place on every pip, lit by one
+    lamp) may be longer and, three or more, less solid: a letter's strokes point every way."""
+    axis, agreement = _common_axis(fit.pips) if len(fit.pips) > 1 else (0.0, 0.0)
+    alike = agreement >= STREAKED
+    least_solid = SOLID - BITTEN if alike and len(fit.pips) >= 3 else SOLID
+    solid = _unit((median([p.solidity for p in fit.pips]) - (least_solid - 0.2)) / 0.2)
     longest = max(p.elongation for p in fit.pips)
-    round_ = 1.0 if longest <= ROUND else _unit(1.0 - (longest - _round_limit(fit)) / 0.8)
+    # a side face seen at a slant has its pips squashed along its grid: not a streak
+    streak = alike and angle_apart(axis, fit.angle, math.pi / 2) >= STREAK_OFF_GRID
+    round_ = 1.0 if longest <= ROUND else _unit(1.0 - (longest - (STREAK_ROUND if streak else ROUND)) / 0.8)
     return solid * round_
 
 
 STREAKED = 0.9  # pips whose long axes agree this well (mean resultant length of twice their angles)
 STREAK_ROUND = 2.1  # ... count as round up to this elongation
 STREAK_OFF_GRID = math.radians(15)  # ... when their common axis is this far off the face's grid
-
-
-BITTEN = 0.1  # pips all bitten alike may be this much less solid
-
-
-def _solid_limit(fit: FaceFit) -> float:
-    """How solid the pips must be to count as solid: less when three or more are all drawn out the same
-    way (a glint bites every pip of a face at the same place, lit by one lamp; a letter's strokes point
-    every way)."""
-    if len(fit.pips) >= 3 and _common_axis(fit.pips)[1] >= STREAKED:
-        return SOLID - BITTEN
-    return SOLID
-
-
-def _round_limit(fit: FaceFit) -> float:
-    """How elongated a pip may be and still be round: more when every pip of the face is drawn out the
-    same way (a die still sliding, a glint on the same side of every pip): a letter's strokes point
-    every way."""
-    if len(fit.pips) < 2:
-        return ROUND
-    axis, agreement = _common_axis(fit.pips)
-    if agreement < STREAKED:
-        return ROUND
-    # a side face seen at a slant has its pips squashed along its grid: not a streak
-    off_grid = angle_apart(axis, fit.angle, math.pi / 2)
-    return STREAK_ROUND if off_grid >= STREAK_OFF_GRID else ROUND
+BITTEN = 0.1  # ... and, three or more, may be this much less solid than SOLID
 
 
 def _common_axis(pips: Sequence[Pip]) -> tuple[float, float]:
