@@ -33,12 +33,13 @@ from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
 from vision.faces import (
     PITCH_PER_SIDE,
+    SQUASHED,
     FaceFit,
     Pairing,
     angle_apart,
-    body_levels,
     chromaticity,
     fit_layout,
+    in_shade,
 )
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
@@ -465,9 +466,6 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
-    # a 2 made of a sure 1's pip and a pip of that die's side face is the 1
-    ones = [f for f, c in scored if f.value == 1 and c >= SURE]
-    scored = [(f, c) for f, c in scored if not any(_one_and_side_pip(gray, f, one) for one in ones)]
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
     # a lone dot on a symbol is the symbol's even when the symbol is less sure
     def under_symbol(f: FaceFit, c: float) -> bool:
@@ -509,22 +507,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     return dice
 
 
-def _one_and_side_pip(gray: np.ndarray, two: FaceFit, one: FaceFit) -> bool:
-    """True when a 2 is a 1's pip with a pip of its side face beside it: the other pip more squashed,
-    along the way from the 1's pip, as a slant squashes it, and on a light die's body in shade."""
-    if two.value != 2 or len(two.pips) != 2 or one.pips[0] not in two.pips:
-        return False
-    pip = one.pips[0]
-    other = two.pips[1] if two.pips[0] == pip else two.pips[0]
-    away = math.atan2(other.y - pip.y, other.x - pip.x)
-    if not _more_squashed([other], [pip]) or not _drawn_across([other], away):
-        return False
-    top, side = body_levels(gray, [pip, other])
-    return _in_shade(side, top)
-
-
 SURE = 0.8  # a reading this confident is sure: with another of two or more pips, it tells the roll's
-# usual face size; a sure 1 speaks for its pip
+# usual face size
 RESIZED = 0.15  # a proposal this far off the usual size is looked at again at that size
 NOTHING_THERE = 0.995  # ... unless the classifier was this sure it saw no face of a die there at all
 
@@ -650,11 +634,8 @@ def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
     return angle_apart(_common_axis(pips)[0], direction) > math.pi / 4
 
 
-SQUASHED = 0.15  # a side face's pips are at least this much more elongated than its top face's
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
-SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
 SAME_HUE = 0.04  # bodies whose chromaticities are this near are one colour
-SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this
 
 
 def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarray) -> bool:
@@ -666,21 +647,13 @@ def _side_face(fit: FaceFit, body: np.ndarray, top: FaceFit, top_body: np.ndarra
         return False
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
         return False
-    return _in_shade(float(body.mean()), float(top_body.mean())) and _same_hue(body, top_body)
+    return in_shade(float(body.mean()), float(top_body.mean())) and _same_hue(body, top_body)
 
 
 def _same_hue(body: np.ndarray, top_body: np.ndarray) -> bool:
     """Whether two bodies (BGR of `_body_colour`) are of one colour, whatever their shade: their
     chromaticities within SAME_HUE. A side face in shade keeps its top face's hue."""
     return bool(np.abs(chromaticity(body) - chromaticity(top_body)).max() < SAME_HUE)
-
-
-def _in_shade(level: float, top_level: float) -> bool:
-    """Whether a body of this grey level (0..255) is a side face in shade beside a top face of top_level:
-    lit from above, it is SIDE_FACE_SHADE as bright. Told on light dice only: on a dark or deep-coloured
-    die, uneven light shades a neighbour as much."""
-    low, high = SIDE_FACE_SHADE
-    return top_level >= SIDE_FACE_LIGHT and low * top_level <= level <= high * top_level
 
 
 def _more_squashed(pips: Sequence[Pip], than: Sequence[Pip]) -> bool:

@@ -143,6 +143,19 @@ LOOSE_SIZE_ALIKE = 1.35  # pips paired in spite of their shapes must be more ali
 LOOSE_STRENGTH_ALIKE = 1.25  # ... and in contrast than STRENGTH_ALIKE
 
 
+SQUASHED = 0.15  # a side face's pips are at least this much more elongated than its top face's
+SIDE_FACE_SHADE = (0.7, 0.93)  # a side face's body is this much as bright as its top face's (lit from above)
+SIDE_FACE_LIGHT = 140  # told on light dice only: the top face's mean level (0..255) is at least this
+
+
+def in_shade(level: float, top_level: float) -> bool:
+    """Whether a body of this grey level (0..255) is a side face in shade beside a top face of top_level:
+    lit from above, it is SIDE_FACE_SHADE as bright. Told on light dice only: on a dark or deep-coloured
+    die, uneven light shades a neighbour as much."""
+    low, high = SIDE_FACE_SHADE
+    return top_level >= SIDE_FACE_LIGHT and low * top_level <= level <= high * top_level
+
+
 HUES_APART = 0.25  # bodies whose chromaticities are this far apart are dice of two colours, however lit
 
 
@@ -230,7 +243,7 @@ class Pairing:
         for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True):
             if find(i) == find(j):
                 continue  # joined already through other pips: the groups do not change
-            if _side_pip_beside(pips[i], pips[j]):
+            if _side_pip_beside(pips[i], pips[j]) or self._side_pip_in_shade(i, j):
                 continue  # a top-face pip next to a side-face pip
             if self.joined(i, j):
                 parent[find(i)] = find(j)
@@ -238,6 +251,19 @@ class Pairing:
         for i in range(n):
             groups.setdefault(find(i), []).append(pips[i])
         return list(groups.values())
+
+    def _side_pip_in_shade(self, i: int, j: int) -> bool:
+        """Whether the more squashed of pips i and j, SQUASHED more and across the line between them, lies
+        on a light die's body in shade beside the other's: a side-face pip beside a top-face pip, however
+        alike their axes (the camera's slant stretches the top face's pips too: an oblique 1 and its side
+        face made a 2)."""
+        side, top = (i, j) if self.pips[i].elongation >= self.pips[j].elongation else (j, i)
+        s, t = self.pips[side], self.pips[top]
+        if s.elongation < t.elongation + SQUASHED:
+            return False
+        if angle_apart(s.axis, math.atan2(t.y - s.y, t.x - s.x)) <= math.pi / 4:
+            return False  # drawn out along the line: a glint or a slide, not a slant
+        return in_shade(self.bodies[side], self.bodies[top])
 
     def loose_pairs(self, lone: list[Pip]) -> list[tuple[Pip, Pip]]:
         """Pairs among `lone` (pips `groups` left alone) kept apart for their shapes alone: a glint bites

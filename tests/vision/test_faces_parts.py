@@ -3,6 +3,10 @@ are joined by it."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
+import cv2
 import numpy as np
 
 from vision.faces import Pairing, body_colours, body_levels, group_pips
@@ -79,3 +83,25 @@ def test_pips_on_dice_of_two_hues_are_not_grouped_however_alike_their_levels() -
     assert group_pips(grey(frame), pips, frame=frame) == [[p] for p in pips]
     frame[:, 40:] = (30, 33, 122)  # the same red in shade
     assert group_pips(grey(frame), pips, frame=frame) == [pips]
+
+
+def test_a_squashed_pip_in_shade_beside_a_pip_is_a_side_face_s_not_a_2() -> None:
+    """An oblique 1: its pip, and below it a pip of its side face, more squashed (across the way from
+    the 1's pip) on the body in shade. The camera's slant stretches both pips the same way, so their
+    shapes alone would join them as a 2; the shade keeps them apart. On an even body, or round, or
+    drawn out along the way between them (a glint, a slide), the two are one face."""
+    def photo(shade: int) -> np.ndarray:
+        gray = np.full((120, 100), 200, np.uint8)
+        gray[60:] = shade  # the side face below the top face
+        cv2.circle(gray, (50, 45), 4, 40, -1)
+        cv2.ellipse(gray, (50, 75), (5, 3), 0, 0, 360, 40, -1)
+        return gray
+
+    pip = Pip(50.0, 45.0, 8.0, 50, -1, 150.0, 1.35, axis=0.2)
+    squashed = Pip(50.0, 75.0, 8.0, 40, -1, 140.0, 1.6, axis=0.0)  # long axis along x, across the way
+    assert group_pips(photo(180), [pip, squashed]) == [[pip], [squashed]]  # shade 0.9
+    assert group_pips(photo(200), [pip, squashed]) == [[pip, squashed]]  # one body: a 2
+    assert group_pips(photo(180), [pip, replace(squashed, elongation=1.45)]) == [
+        [pip, replace(squashed, elongation=1.45)]]  # about as round: a 2
+    along = replace(squashed, axis=math.pi / 2)
+    assert group_pips(photo(180), [pip, along]) == [[pip, along]]

@@ -17,7 +17,6 @@ from vision.dice import (
     _local_faces,
     _marks,
     _may_be_beside,
-    _one_and_side_pip,
     _one_side,
     _out_of_scale,
     _pip_like,
@@ -155,19 +154,6 @@ def test_a_1_with_a_big_pip_touching_a_die_is_a_die_of_its_own():
     assert not _same_die(one, top, *LIT) and not _same_die(top, one, *LIT)  # a 1's pip is larger by design
     part = fit_layout([_pip(100 + PITCH, 100 + PITCH)])  # one pip of the 4 itself, proposed as a 1
     assert part is not None and _same_die(part, top, *LIT)
-
-
-def test_a_2_of_a_1s_pip_and_a_squashed_pip_in_shade_beside_it_is_that_1():
-    gray = np.full((120, 120), 200, np.uint8)
-    gray[60:] = 180  # the side face below the top face, in shade (0.9)
-    pip = _pip(50, 45)
-    squashed = _pip(50, 75, elongation=1.6)  # its long axis along x: across the way from the 1's pip
-    two, one = fit_layout([pip, squashed]), fit_layout([pip])
-    assert two is not None and one is not None and two.value == 2
-    assert _one_and_side_pip(gray, two, one)
-    assert not _one_and_side_pip(np.full((120, 120), 200, np.uint8), two, one)  # one body: a 2
-    assert not _one_and_side_pip(gray, fit_layout([pip, _pip(50, 75)]), one)  # as round: a 2
-    assert not _one_and_side_pip(gray, fit_layout([pip, replace(squashed, axis=math.pi / 2)]), one)
 
 
 def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
