@@ -274,8 +274,9 @@ class Pairing:
             return []
         at = np.array([self.index[id(p)] for p in lone])
         alike = self.alike(LOOSE_SIZE_ALIKE, LOOSE_STRENGTH_ALIKE)[np.ix_(at, at)]
-        return [(lone[i], lone[j]) for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True)
-                if self.joined(int(at[i]), int(at[j]))]
+        pairs = [(int(at[i]), int(at[j])) for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True)]
+        return [(self.pips[i], self.pips[j]) for i, j in pairs
+                if not self._side_pip_in_shade(i, j) and self.joined(i, j)]
 
 
 def group_pips(gray: np.ndarray, pips: list[Pip], reach: float = 5.2,

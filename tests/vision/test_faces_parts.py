@@ -100,6 +100,8 @@ def test_a_squashed_pip_in_shade_beside_a_pip_is_a_side_face_s_not_a_2() -> None
     pip = Pip(50.0, 45.0, 8.0, 50, -1, 150.0, 1.35, axis=0.2)
     squashed = Pip(50.0, 75.0, 8.0, 40, -1, 140.0, 1.6, axis=0.0)  # long axis along x, across the way
     assert group_pips(photo(180), [pip, squashed]) == [[pip], [squashed]]  # shade 0.9
+    assert Pairing(photo(180), [pip, squashed]).loose_pairs([pip, squashed]) == []  # nor a loose pair
+    assert Pairing(photo(200), [pip, squashed]).loose_pairs([pip, squashed]) == [(pip, squashed)]
     assert group_pips(photo(200), [pip, squashed]) == [[pip, squashed]]  # one body: a 2
     assert group_pips(photo(180), [pip, replace(squashed, elongation=1.45)]) == [
         [pip, replace(squashed, elongation=1.45)]]  # about as round: a 2
