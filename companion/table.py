@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import games
-from .games import CHANCE, Action, Game, GameError, IllegalAction, State
+from .games import CHANCE, Action, Game, GameError, IllegalAction, RollRequest, State
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
 from .store import EventStore, Record, TableRow
 
@@ -273,13 +273,24 @@ class TableSession:
             self._tell(table, texts)
             return texts
 
-    def propose_reading(self, table_id: str, dice: list[dict],
-                        photo_jpeg: bytes | None = None) -> Proposal | None:
-        """The camera's reading of a settled tray; kept (not logged) until CONFIRM or RETRY."""
+    def pending_roll(self) -> tuple[str, int, int, RollRequest] | None:
+        """The current table's roll awaiting the camera, as (table id, version, read requests, request),
+        all taken at one moment; None when no roll is awaited."""
+        with self._lock:
+            table = self.tables.get(self.current) if self.current else None
+            request = table.game.roll_request(table.state) if table else None
+            return None if table is None or request is None else (
+                table.id, table.version, table.read_requests, request)
+
+    def propose_reading(self, table_id: str, dice: list[dict], photo_jpeg: bytes | None = None,
+                        version: int | None = None) -> Proposal | None:
+        """The camera's reading of a settled tray; kept (not logged) until CONFIRM or RETRY. version: the
+        table's version the reading was made for; if the table has moved on since (the roll was typed on
+        a phone while the tray was read), the reading is of no roll awaited now and is dropped."""
         with self._lock:
             table = self.get(table_id)
             request = table.game.roll_request(table.state)
-            if request is None:
+            if request is None or version is not None and version != table.version:
                 return None
             proposal = match_reading(request, dice, self.min_confidence)
             proposal.photo_seq = (table.proposal.photo_seq + 1) if table.proposal else 1

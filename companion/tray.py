@@ -71,13 +71,12 @@ class TrayWatcher:
         settled = self.parts.settled(frame, now_ms)
         if not settled:
             self._armed = True
-        table_id = self.session.current
-        table = self.session.tables.get(table_id) if table_id else None
-        request = table.game.roll_request(table.state) if table else None
-        if table is None or request is None:
+        pending = self.session.pending_roll()
+        if pending is None:
             self._wanted = None
             return False
-        wanted = (table.id, table.version, table.read_requests)
+        table_id, version, read_requests, request = pending
+        wanted = (table_id, version, read_requests)
         if wanted != self._wanted:
             new_roll = self._wanted is None or self._wanted[:2] != wanted[:2]
             self._wanted = wanted
@@ -99,7 +98,7 @@ class TrayWatcher:
         self.read_ms.append((time.perf_counter() - started) * 1000)
         photo = self.parts.annotate(frame, dice)
         ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        self.session.propose_reading(table.id, dice, jpeg.tobytes() if ok else None)
+        self.session.propose_reading(table_id, dice, jpeg.tobytes() if ok else None, version)
         return True
 
     def run(self) -> None:

@@ -116,3 +116,23 @@ def test_a_reader_crash_asks_a_person(rig):
     settle.still = True
     assert watcher.step(50)
     assert not table.proposal.certain and "boom" in watcher.error
+
+
+def test_a_reading_of_a_roll_typed_meanwhile_on_a_phone_is_not_offered_for_the_next_roll(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    bob = session.claim_seat(table.id, 1)
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    watcher.step(0)
+    watcher.step(25)  # tumbling
+    settle.still = True
+    original = watcher.parts.read
+
+    def slow_read(image):  # while the tray is read, Alice types her roll and Bob bets: a new roll awaits
+        session.act(table.id, table.version, {"type": "roll", "values": [3]}, token)
+        session.act(table.id, table.version, {"type": "bet", "dice": 1}, bob)
+        return original(image)
+
+    watcher.parts.read = slow_read
+    watcher.step(50)
+    assert len(reads) == 1 and table.state["turn"] == 1
+    assert table.proposal is None  # Alice's dice were not offered as Bob's roll
