@@ -448,7 +448,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
     least = max(min_confidence, 0.01)
     gated = []
-    for fits, marks in _levels(gray, frame):
+    levels = _levels(gray, frame)
+    for fits, marks in levels:
         for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
             gate = _inside_frame(fit, width, height) * _pip_like(fit)
             if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
@@ -466,6 +467,10 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
+    # a light spot amid light glyphs (a key's letter on a keyboard) must be a sure 1; a light die's 1
+    # seen at a slant has its side faces' squashed dark pips round it
+    scored = [(f, c) for f, c in scored if f.value > 1 or len(f.pips) > 1 or f.pips[0].polarity < 0
+              or c >= AMID_GLYPHS_SURE or not _amid_glyphs(f, levels[0][1])]
     # the symbol of a Treehouse face (the AIM target has a dot) is not a pip face, nor one of its pips;
     # a lone dot on a symbol is the symbol's even when the symbol is less sure
     def under_symbol(f: FaceFit, c: float) -> bool:
@@ -505,6 +510,22 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+AMID_GLYPHS = 2  # a lone light spot with this many glyph-like spots of its ink round its face ...
+AMID_GLYPHS_SURE = 0.95  # ... is a 1 only when read this surely: a key's letter among the keyboard's
+
+
+def _amid_glyphs(fit: FaceFit, marks: np.ndarray) -> bool:
+    """Whether a 1's lone pip has AMID_GLYPHS or more glyph-like spots (not solid, or not round) of its
+    ink and nearly its strength just round its face (0.7 to 1.6 of its side from the pip): the letters
+    of the keys beside a key, or print. marks: `_marks` of the frame."""
+    p = fit.pips[0]
+    dist = np.hypot(marks[:, 0] - p.x, marks[:, 1] - p.y)
+    around = ((dist > 0.7 * fit.side) & (dist < 1.6 * fit.side) & (marks[:, 4] == p.polarity)
+              & (marks[:, 2] > 0.5 * p.contrast))
+    glyph = (marks[:, 6] < SOLID) | (marks[:, 5] > ROUND)
+    return int((around & glyph).sum()) >= AMID_GLYPHS
 
 
 SURE = 0.8  # a reading this confident is sure: with another of two or more pips, it tells the roll's

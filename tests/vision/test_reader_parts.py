@@ -11,6 +11,7 @@ import numpy as np
 
 from vision.colours import colour_name
 from vision.dice import (
+    _amid_glyphs,
     _crowding,
     _fit_group,
     _kind,
@@ -154,6 +155,23 @@ def test_a_1_with_a_big_pip_touching_a_die_is_a_die_of_its_own():
     assert not _same_die(one, top, *LIT) and not _same_die(top, one, *LIT)  # a 1's pip is larger by design
     part = fit_layout([_pip(100 + PITCH, 100 + PITCH)])  # one pip of the 4 itself, proposed as a 1
     assert part is not None and _same_die(part, top, *LIT)
+
+
+def test_a_light_spot_amid_light_glyphs_is_a_key_not_a_1():
+    one = fit_layout([replace(_pip(100, 100), polarity=1, diameter=12.0)])
+    assert one is not None and one.value == 1
+    step = one.side  # the keys beside it, a face's side apart
+
+    def letter(x: float, y: float, solidity: float = 0.6, elongation: float = 1.3) -> Pip:
+        return replace(_pip(x, y, solidity, elongation), polarity=1)
+
+    keys = [letter(100 - step, 100), letter(100 + step, 100), letter(100, 100 + step)]
+    assert _amid_glyphs(one, _marks([*one.pips, *keys]))
+    assert not _amid_glyphs(one, _marks([*one.pips, *keys[:1]]))  # one letter: not yet a keyboard
+    pips = [letter(x, y, 0.95, 1.05) for x, y in ((100 - step, 100), (100 + step, 100), (100, 100 + step))]
+    assert not _amid_glyphs(one, _marks([*one.pips, *pips]))  # round solid pips: dice touching it
+    far = [letter(100 - 3 * step, 100), letter(100 + 3 * step, 100), letter(100, 100 + 3 * step)]
+    assert not _amid_glyphs(one, _marks([*one.pips, *far]))
 
 
 def test_a_dark_face_far_smaller_than_the_dice_around_is_not_a_die():
