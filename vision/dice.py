@@ -22,7 +22,6 @@ against calibrated templates (`vision.treehouse`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from statistics import median
 
@@ -33,13 +32,15 @@ from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
 from vision.faces import (
     PITCH_PER_SIDE,
-    SQUASHED,
     FaceFit,
     Pairing,
     angle_apart,
     chromaticity,
+    common_axis,
+    drawn_across,
     fit_layout,
     in_shade,
+    more_squashed,
 )
 from vision.pips import OPEN_KERNEL, Pip, find_pips
 
@@ -347,6 +348,11 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0
     # two spots may be a 1 and a pip of a side face beside it: also propose each spot as a 1
     ones = [fit_layout([p]) for fit in fits if fit.value == 2 for p in fit.pips]
     fits += [f for f in ones if f is not None]
+    # the same spots reached by two routes (a pip dropped from a group, a 2's pip) are one proposal
+    unique: dict[tuple[int, ...], FaceFit] = {}
+    for fit in fits:
+        unique.setdefault(tuple(map(id, fit.pips)), fit)
+    fits = list(unique.values())
     return [_scaled(f, scale) for f in fits] if scale != 1 else fits, _marks(found, scale)
 
 
@@ -635,9 +641,9 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
         return False  # (a lone pip at a slant may be what shows of any side face)
     if not _same_hue(body, top_body):
         return False  # a touching die of another colour
-    squashed = _more_squashed(fit.pips, top.pips)
+    squashed = more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
-        squashed = _drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
+        squashed = drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
     return squashed or _plain_pip_size(fit) < 0.6 * _plain_pip_size(top)
 
@@ -647,12 +653,6 @@ def _may_be_beside(side: int, top: int) -> bool:
     opposite (a d6's opposite faces sum to 7). The grey die's 3 and 4 stand for a 5 and a 6 too, so
     beside its 3 or 4 it may show a 3 or a 4."""
     return side not in (top, 7 - top) or {side, top} <= {3, 4}
-
-
-def _drawn_across(pips: Sequence[Pip], direction: float) -> bool:
-    """True when the pips' long axes, on the whole, lie more across `direction` (rad) than along it: a
-    side face seen at a slant is squashed along the way from its top face, not across it."""
-    return angle_apart(_common_axis(pips)[0], direction) > math.pi / 4
 
 
 SIDE_FACE_REACH = 1.3  # a side face's pips lie within this many face sides of the top face's centre
@@ -677,12 +677,6 @@ def _same_hue(body: np.ndarray, top_body: np.ndarray) -> bool:
     return bool(np.abs(chromaticity(body) - chromaticity(top_body)).max() < SAME_HUE)
 
 
-def _more_squashed(pips: Sequence[Pip], than: Sequence[Pip]) -> bool:
-    """Whether pips are squashed more than `than` by SQUASHED (medians of their elongations): a side face
-    beside its top face, seen at a slant."""
-    return median([p.elongation for p in pips]) > median([p.elongation for p in than]) + SQUASHED
-
-
 ROUND = 1.6  # a spot at most this elongated (major / minor axis) is round
 SOLID = 0.8  # a spot filling at least this share of its convex hull is solid (a glyph is not)
 
@@ -692,7 +686,7 @@ def _pip_like(fit: FaceFit) -> float:
     classifier sees a small patch, the pip finder sees each spot's shape at full resolution. Pips all
     drawn out the same way (a die still sliding, a glint at the same place on every pip, lit by one
     lamp) may be longer and, three or more, less solid: a letter's strokes point every way."""
-    axis, agreement = _common_axis(fit.pips) if len(fit.pips) > 1 else (0.0, 0.0)
+    axis, agreement = common_axis(fit.pips) if len(fit.pips) > 1 else (0.0, 0.0)
     alike = agreement >= STREAKED
     least_solid = SOLID - BITTEN if alike and len(fit.pips) >= 3 else SOLID
     solid = _unit((median([p.solidity for p in fit.pips]) - (least_solid - 0.2)) / 0.2)
@@ -707,14 +701,6 @@ STREAKED = 0.9  # pips whose long axes agree this well (mean resultant length of
 STREAK_ROUND = 2.1  # ... count as round up to this elongation
 STREAK_OFF_GRID = math.radians(15)  # ... when their common axis is this far off the face's grid
 BITTEN = 0.1  # ... and, three or more, may be this much less solid than SOLID
-
-
-def _common_axis(pips: Sequence[Pip]) -> tuple[float, float]:
-    """The pips' long axes put together: their mean direction (rad) and how well they agree (0: every
-    way, 1: all one way), the mean of their doubled angles (an axis at 0 and one at pi are one axis)."""
-    c = sum(math.cos(2 * p.axis) for p in pips) / len(pips)
-    s = sum(math.sin(2 * p.axis) for p in pips) / len(pips)
-    return math.atan2(s, c) / 2, math.hypot(c, s)
 
 
 def _inside_frame(fit: FaceFit, width: int, height: int) -> float:

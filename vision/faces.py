@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 
 import numpy as np
 
@@ -156,6 +158,26 @@ def in_shade(level: float, top_level: float) -> bool:
     return top_level >= SIDE_FACE_LIGHT and low * top_level <= level <= high * top_level
 
 
+def more_squashed(pips: Sequence[Pip], than: Sequence[Pip]) -> bool:
+    """Whether pips are squashed more than `than` by SQUASHED (medians of their elongations): a side face
+    beside its top face, seen at a slant."""
+    return median([p.elongation for p in pips]) > median([p.elongation for p in than]) + SQUASHED
+
+
+def common_axis(pips: Sequence[Pip]) -> tuple[float, float]:
+    """The pips' long axes put together: their mean direction (rad) and how well they agree (0: every
+    way, 1: all one way), the mean of their doubled angles (an axis at 0 and one at pi are one axis)."""
+    c = sum(math.cos(2 * p.axis) for p in pips) / len(pips)
+    s = sum(math.sin(2 * p.axis) for p in pips) / len(pips)
+    return math.atan2(s, c) / 2, math.hypot(c, s)
+
+
+def drawn_across(pips: Sequence[Pip], direction: float) -> bool:
+    """True when the pips' long axes, on the whole, lie more across `direction` (rad) than along it: a
+    side face seen at a slant is squashed along the way from its top face, not across it."""
+    return angle_apart(common_axis(pips)[0], direction) > math.pi / 4
+
+
 HUES_APART = 0.25  # bodies whose chromaticities are this far apart are dice of two colours, however lit
 
 
@@ -259,11 +281,9 @@ class Pairing:
         face made a 2)."""
         side, top = (i, j) if self.pips[i].elongation >= self.pips[j].elongation else (j, i)
         s, t = self.pips[side], self.pips[top]
-        if s.elongation < t.elongation + SQUASHED:
-            return False
-        if angle_apart(s.axis, math.atan2(t.y - s.y, t.x - s.x)) <= math.pi / 4:
-            return False  # drawn out along the line: a glint or a slide, not a slant
-        return in_shade(self.bodies[side], self.bodies[top])
+        # (drawn out along the line instead: a glint or a slide, not a slant)
+        return (more_squashed([s], [t]) and drawn_across([s], math.atan2(t.y - s.y, t.x - s.x))
+                and in_shade(self.bodies[side], self.bodies[top]))
 
     def loose_pairs(self, lone: list[Pip]) -> list[tuple[Pip, Pip]]:
         """Pairs among `lone` (pips `groups` left alone) kept apart for their shapes alone: a glint bites
