@@ -113,13 +113,15 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     bright as the brightest of them (far dice look smaller, not greyer). A white 1 whose face could not
     be measured never is (real dice give the 1 pips of every size). A grey-looking die showing 5 or 6
     is a d6 in poor light (the grey die has no 5 or 6), so it shows a d6's size too. A grey-looking die
-    with only grey-looking dice of 1..4 around is grey: nothing shows a d6's size."""
-    if fit.value > 4 or colour not in ("grey", "white"):
+    with only grey-looking dice of 1..4 around is grey: nothing shows a d6's size, unless more of them
+    are of one size than a set has grey dice (`_too_many_alike`)."""
+    roll = [(fit, body, colour), *others]
+    if fit.value > 4 or colour not in ("grey", "white") or colour == "grey" and _too_many_alike(fit, roll):
         return "d6"
     fits = [o for o, _, _ in others]
     usual = float(np.percentile([_plain_pip_size(o) for o in fits], 75)) if fits else _plain_pip_size(fit)
     pips = _plain_pip_size(fit) / usual
-    d6s = [(o, name) for o, _, name in others if name != "grey" or o.value > 4]
+    d6s = [(o, name) for o, _, name in others if name != "grey" or o.value > 4 or _too_many_alike(o, roll)]
     spaced = [o.side for o, name in d6s if o.value > 1]
     side = fit.side if fit.value > 1 else one_side
     if side is not None and spaced:
@@ -140,6 +142,20 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     plain = [_plain_pip_size(o) for o, _ in d6s]
     # only grey-looking dice around (the grey dice of one roll): nothing says it is a d6
     return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < 1.1 else "d6"
+
+
+GREY_DICE = 2  # a set has this many grey dice (the Satansbraten's), all of one size
+ALIKE = 0.15  # faces whose measured sides are this near (share of the side) are dice of one size
+
+
+def _too_many_alike(fit: FaceFit, roll: list[tuple[FaceFit, np.ndarray, str]]) -> bool:
+    """Whether more than GREY_DICE grey-looking faces of the roll (face, body BGR, colour; fit among
+    them) are of fit's size: a set has no more grey dice than that, so they are d6s in a dim room, and
+    show the d6 size. A 1's side is guessed from its pip: 1s are compared with 1s only, the others by
+    their pip spacing."""
+    alike = [o for o, _, name in roll if name == "grey" and (o.value > 1) == (fit.value > 1)
+             and abs(o.side / fit.side - 1) < ALIKE]
+    return len(alike) > GREY_DICE
 
 
 ONE_REACH = 3.5  # a 1's face is sought this many pip diameters round its pip (a pip 0.15 of the side or more)

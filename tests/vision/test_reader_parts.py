@@ -280,6 +280,21 @@ def test_a_grey_looking_die_showing_5_or_6_shows_the_others_are_d6s_in_poor_ligh
     assert _kind(small, "grey", GREY, [other_four, six]) == "grey"  # the grey die beside them
 
 
+def test_three_grey_looking_dice_of_one_size_are_d6s_in_poor_light():
+    # a set has two grey dice (the Satansbraten's): a third of their size makes them d6s in a dim room
+    four, others = _face(100, 100), [(_face(100 + 100 * k, 300), GREY, "grey") for k in range(2)]
+    assert _kind(four, "grey", GREY, others[:1]) == "grey"  # two: the Satansbraten's roll
+    assert _kind(four, "grey", GREY, others) == "d6"
+    small = _face(400, 100, pitch=0.72 * PITCH)
+    assert _kind(small, "grey", GREY, others) == "grey"  # the grey die beside two d6s in a dim room
+    assert _kind(four, "grey", GREY, [*others[:1], (small, GREY, "grey")]) == "grey"  # only two of a size
+    sizes = (8.0, 8.4, 7.8)
+    ones = [fit_layout([replace(_pip(100 + 100 * k, 100), diameter=d)]) for k, d in enumerate(sizes)]
+    assert _kind(ones[0], "grey", GREY, [(o, GREY, "grey") for o in ones[1:2]]) == "grey"
+    assert _kind(ones[0], "grey", GREY, [(o, GREY, "grey") for o in ones[1:]]) == "d6"  # 1s against 1s
+    assert _kind(ones[0], "grey", GREY, [(o, GREY, "grey") for o in (ones[1], four)]) == "grey"
+
+
 def test_a_grey_looking_face_somewhat_smaller_than_the_others_is_the_grey_die():
     pips = [_pip(400 + dx * 0.86 * PITCH, 300 + dy * 0.86 * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
     smaller = fit_layout([replace(p, diameter=7.5) for p in pips])  # its size measured too large
