@@ -113,6 +113,8 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     bright as the brightest of them (far dice look smaller, not greyer). A white 1 whose face could not
     be measured never is (real dice give the 1 pips of every size). A grey-looking die showing 5 or 6
     is a d6 in poor light (the grey die has no 5 or 6), so it shows a d6's size too. A grey-looking die
+    whose size is unknown (a 1 not measured) beside d6s is grey only when its pips are clearly smaller
+    than theirs (a white d6 in shade looks grey too). A grey-looking die
     with only grey-looking dice of 1..4 around is grey: nothing shows a d6's size, unless more of them
     are of one size than a set has grey dice (`_too_many_alike`)."""
     roll = [(fit, body, colour), *others]
@@ -141,9 +143,11 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
         return "d6"
     plain = [_plain_pip_size(o) for o, _ in d6s]
     # only grey-looking dice around (the grey dice of one roll): nothing says it is a d6
-    return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < 1.1 else "d6"
+    return "grey" if not plain or _plain_pip_size(fit) / float(np.percentile(plain, 75)) < GREY_PIPS else "d6"
 
 
+GREY_PIPS = 0.86  # a grey-looking die whose size is unknown is grey when its pips are smaller than this
+# share of the d6s': midway between the grey die's (0.72 of a d6's, as its face) and a d6's in shade
 GREY_DICE = 2  # a set has this many grey dice (the Satansbraten's), all of one size
 ALIKE = 0.15  # faces whose measured sides are this near (share of the side) are dice of one size
 

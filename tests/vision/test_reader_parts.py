@@ -269,6 +269,15 @@ def test_grey_looking_dice_alone_are_grey_dice_whatever_their_pip_sizes():
     assert _kind(big_one, "grey", GREY, [yellow]) == "d6"  # pips as large as a d6's beside it: a d6 in shade
 
 
+def test_a_grey_looking_1_beside_d6s_is_grey_only_when_its_pip_is_clearly_smaller():
+    # a 1's face is not measured beside 1s only: its pip is all that tells (a white d6 in shade looks grey)
+    ones = [fit_layout([replace(_pip(100 + 100 * k, 100), diameter=10.0)]) for k in range(3)]
+    whites = [(one, WHITE, "white") for one in ones]
+    shaded, grey = (fit_layout([replace(_pip(400, 300), diameter=d)]) for d in (9.0, 7.2))
+    assert _kind(shaded, "grey", GREY, whites) == "d6"
+    assert _kind(grey, "grey", GREY, whites) == "grey"
+
+
 def test_a_grey_looking_die_showing_5_or_6_shows_the_others_are_d6s_in_poor_light():
     # white dice in a dim room look grey; the grey die has no 5 or 6, so a grey-looking 6 is a d6 and
     # dice of its size are d6s too
