@@ -237,9 +237,11 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
         return [fit]
     best = fit
     if len(group) <= 9:
-        # try without the pips that look least like the others (at most two)
+        # try without the pips that look least like the others (at most two): off the usual size,
+        # squashed, or not solid (a piece cut from an outline; a glint bites a pip but leaves it solid)
         median_d = median([p.diameter for p in group])
-        odd = sorted(group, key=lambda p: -(abs(p.diameter - median_d) / median_d + (p.elongation - 1)))
+        odd = sorted(group, key=lambda p: -(abs(p.diameter - median_d) / median_d + (p.elongation - 1)
+                                            + (1 - p.solidity)))
         for drop in (1, 2):
             if len(group) - drop < 2:
                 break

@@ -216,6 +216,14 @@ def test_a_2_with_larger_pips_touching_a_die_of_its_colour_is_proposed_whole():
         (2, round(x), 100), (3, 100, 100)]  # besides each of the 2's pips as a 1
 
 
+def test_a_fragment_in_a_2s_group_is_the_pip_dropped_not_a_glint_bitten_pip_of_the_2():
+    # scene 271: a grey 2's pips, bitten by glints, and a piece cut from a yellow die's outline beside it
+    two = [_pip(333.4, 143.8, 0.87, 1.43), _pip(353.6, 123.8, 0.87, 1.41)]
+    fragment = replace(_pip(357.6, 110.2, 0.74, 1.31), diameter=7.3)
+    fits = _fit_group([*two, fragment])
+    assert any(f.value == 2 and set(f.pips) == set(two) for f in fits)
+
+
 def test_dots_among_letters_are_not_searched_for_faces():
     letters = [Pip(100 + dx * PITCH, 130, diameter=8.0, area=50, polarity=-1, contrast=60.0, elongation=1.3,
                    solidity=0.6) for dx in (-1, 0, 1)]

@@ -103,6 +103,15 @@ def test_a_2_touching_a_die_of_another_colour_is_no_side_face_of_it(seed, colour
     assert twos == [2]
 
 
+def test_a_pip_touching_its_dies_dark_outline_is_found():
+    # seed 926: a grey 2 on white paper; one pip touches the die's outline, and the two made one thin
+    # blob (0.27 of its box) that was no pip, nor split into one
+    image, truth = render_scene(np.random.default_rng(926))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    assert [d and (d.kind, d.value) for t, d in zip(truth, paired, strict=True) if t.kind == "grey"] == [
+        ("grey", 2)]
+
+
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
     image, truth = render_scene(np.random.default_rng(748))
