@@ -1,9 +1,9 @@
 """Labelled photos as another camera or another room would take them, for `companion bench vision --vary`.
 
 The reader is also judged on photos we do not have: other cameras (more or fewer pixels on a die, more
-JPEG loss, another white balance), other light (a dim room, a bright lamp) and the camera turned. Each
-variation changes a photo and moves its labelled boxes with it, so one labelled folder measures how
-far the reader's figures hold up.
+JPEG loss, another white balance, out of focus, shaken), other light (a dim room, a bright lamp) and the
+camera turned. Each variation changes a photo and moves its labelled boxes with it, so one labelled
+folder measures how far the reader's figures hold up.
 """
 
 from __future__ import annotations
@@ -52,6 +52,21 @@ def _warm(image: np.ndarray, boxes: list[Box]) -> tuple[np.ndarray, list[Box]]:
     return (image * np.array([0.8, 0.95, 1.1])).clip(0, 255).astype(np.uint8), boxes
 
 
+def _soft(sigma: float) -> Variation:
+    """Out of focus: a Gaussian blur of sigma px (a fixed-focus camera set for farther away)."""
+    return lambda image, boxes: (cv2.GaussianBlur(image, (0, 0), sigma), boxes)
+
+
+def _shaken(length: int, degrees: float) -> Variation:
+    """Smeared along a line of `length` px at `degrees` (a shaken camera, a long exposure in dim light)."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    kernel /= kernel.sum()
+    return lambda image, boxes: (cv2.filter2D(image, -1, kernel), boxes)
+
+
 VARIATIONS: dict[str, Variation] = {
     "smaller": _scaled(0.7),
     "larger": _scaled(1.4),
@@ -60,4 +75,6 @@ VARIATIONS: dict[str, Variation] = {
     "bright": _gamma(0.6),
     "jpeg": _jpeg(30),
     "warm": _warm,
+    "soft": _soft(1.5),
+    "shaken": _shaken(9, 30.0),
 }

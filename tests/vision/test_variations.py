@@ -33,3 +33,23 @@ def test_dim_darkens_mid_greys_and_keeps_black_and_white():
     dim, _ = VARIATIONS["dim"](image, [])
     bright, _ = VARIATIONS["bright"](image, [])
     assert dim[0, 0, 0] == 0 and dim[0, 2, 0] == 255 and dim[0, 1, 0] < 128 < bright[0, 1, 0]
+
+
+def _spread(image: np.ndarray) -> tuple[float, float]:
+    """Major and minor spread (px, standard deviations) of the light a varied point of light lit."""
+    weights = image[:, :, 0].astype(float)
+    ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+    mean = [(weights * c).sum() / weights.sum() for c in (xs, ys)]
+    d = np.stack([(xs - mean[0]).ravel(), (ys - mean[1]).ravel()])
+    cov = (d * weights.ravel()) @ d.T / weights.sum()
+    minor, major = np.sqrt(np.linalg.eigvalsh(cov))
+    return float(major), float(minor)
+
+
+def test_soft_blurs_every_way_and_shaken_smears_one_way():
+    point = np.zeros((41, 41, 3), np.uint8)
+    point[20, 20] = 255
+    major, minor = _spread(VARIATIONS["soft"](point, [])[0])
+    assert minor > 1.0 and major < 1.2 * minor  # round
+    major, minor = _spread(VARIATIONS["shaken"](point, [])[0])
+    assert major > 2.0 and minor < 0.5 * major  # along a line
