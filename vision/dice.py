@@ -114,9 +114,9 @@ def _kind(fit: FaceFit, colour: str, body: np.ndarray, others: list[tuple[FaceFi
     be measured never is (real dice give the 1 pips of every size). A grey-looking die showing 5 or 6
     is a d6 in poor light (the grey die has no 5 or 6), so it shows a d6's size too. A grey-looking die
     whose size is unknown (a 1 not measured) beside d6s is grey only when its pips are clearly smaller
-    than theirs (a white d6 in shade looks grey too). A grey-looking die
-    with only grey-looking dice of 1..4 around is grey: nothing shows a d6's size, unless more of them
-    are of one size than a set has grey dice (`_too_many_alike`)."""
+    than theirs (a white d6 in shade looks grey too). A grey-looking die with only grey-looking dice of
+    1..4 around is grey: nothing shows a d6's size, unless more of them are of one size than a set has
+    grey dice (`_too_many_alike`)."""
     roll = [(fit, body, colour), *others]
     if fit.value > 4 or colour not in ("grey", "white") or colour == "grey" and _too_many_alike(fit, roll):
         return "d6"

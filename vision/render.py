@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.symbols import TREEHOUSE_FACES, draw_symbol
+from vision.variations import smear
 
 # style -> (body BGR, pip BGR, truth colour name, opacity of the body)
 STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int], str, float]] = {
@@ -351,12 +352,7 @@ def _finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         if r < 0.6:
             out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.4))
         else:
-            n = int(rng.integers(3, 6))
-            kernel = np.zeros((n, n), np.float32)
-            kernel[n // 2, :] = 1.0 / n
-            rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0)
-            kernel = cv2.warpAffine(kernel, rot, (n, n))
-            out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+            out = smear(out, int(rng.integers(3, 6)), rng.uniform(0, 180))
     if rng.random() < 0.6:
         out += rng.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
     img = np.clip(out, 0, 255).astype(np.uint8)

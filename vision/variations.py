@@ -57,14 +57,19 @@ def _soft(sigma: float) -> Variation:
     return lambda image, boxes: (cv2.GaussianBlur(image, (0, 0), sigma), boxes)
 
 
-def _shaken(length: int, degrees: float) -> Variation:
-    """Smeared along a line of `length` px at `degrees` (a shaken camera, a long exposure in dim light)."""
+def smear(image: np.ndarray, length: int, degrees: float) -> np.ndarray:
+    """image smeared along a line of `length` px at `degrees` (motion blur: a die still sliding, a shaken
+    camera). The renderer draws its blurred scenes with it too."""
     kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
+    kernel[length // 2, :] = 1.0 / length
     turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
     kernel = cv2.warpAffine(kernel, turn, (length, length))
-    kernel /= kernel.sum()
-    return lambda image, boxes: (cv2.filter2D(image, -1, kernel), boxes)
+    return cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
+
+
+def _shaken(length: int, degrees: float) -> Variation:
+    """Smeared along a line of `length` px at `degrees` (a shaken camera, a long exposure in dim light)."""
+    return lambda image, boxes: (smear(image, length, degrees), boxes)
 
 
 VARIATIONS: dict[str, Variation] = {
