@@ -4,8 +4,8 @@ FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets
 read whole (`read_dice`); a crop is known to hold one die, so its face is read where it is
 (`read_crop`), as the companion reads a die whose box is given.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
---vary NAME reads a labelled folder's photos as another camera or room would take them
-(`vision.variations`: smaller, larger, turned, dim, bright, jpeg, warm).
+--vary NAME reads a labelled folder's photos as another camera or room would take them (one of
+`vision.variations.VARIATIONS`).
 Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
 the median ms per frame of `read_dice` alone: CPU time, best of 3 reads (image decoding not included).
 """

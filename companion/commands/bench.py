@@ -22,8 +22,9 @@ def add_parser(sub) -> None:
                            "for N seeded rendered scenes")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
             t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
-            t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another camera "
-                           "or room would take them: smaller, larger, turned, dim, bright, jpeg or warm")
+            t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
+                           "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "
+                           "warm, soft or shaken")
         if name == "engine":
             t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
         if name == "web":

@@ -4,6 +4,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.cli import main
 from vision.render import DieSpec, render_scene
@@ -71,6 +72,15 @@ def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
     assert "every photo turned" in out and "dice right:      2/2" in out
     assert main(["bench", "vision", str(tmp_path), "--vary", "sideways"]) == 2
     assert "known: smaller, larger, turned" in capsys.readouterr().err
+
+
+def test_bench_vision_help_names_every_variation(capsys):
+    from vision.variations import VARIATIONS
+
+    with pytest.raises(SystemExit):
+        main(["bench", "vision", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text.split("take them:")[1] for name in VARIATIONS)
 
 
 def test_calibrate_treehouse_captures_six_faces_from_the_synthetic_camera(tmp_path):
