@@ -170,27 +170,37 @@ def _one_side(frame: np.ndarray, fit: FaceFit, body: np.ndarray) -> float | None
     """The side (px) of a 1's face, measured as the square of its body's colour round the pip: the pip
     only guesses it, as real dice have 1 pips of every size. None when the table is too like the body
     (the region runs out of reach), the frame cuts it, or it is no square."""
-    p = fit.pips[0]
-    reach = int(math.ceil(ONE_REACH * p.diameter))
-    x0, y0 = int(round(p.x)) - reach, int(round(p.y)) - reach
-    size = 2 * reach + 1
+    face = _body_face(frame, fit.pips[0], body, ONE_REACH)
+    return face[2] if face is not None else None
+
+
+def _body_face(frame: np.ndarray, pip: Pip, body: np.ndarray,
+               reach: float) -> tuple[float, float, float, float] | None:
+    """The face round a pip, as the square of its body's colour within `reach` pip diameters: centre x, y
+    (px), side (px) and angle (rad). Other pips on it are holes in the region and count as the face's.
+    None when the table is too like the body (the region runs out of reach), the frame cuts it, or it
+    is no square."""
+    span = int(math.ceil(reach * pip.diameter))
+    x0, y0 = int(round(pip.x)) - span, int(round(pip.y)) - span
+    size = 2 * span + 1
     if x0 < 0 or y0 < 0 or x0 + size > frame.shape[1] or y0 + size > frame.shape[0]:
         return None
     apart = np.abs(frame[y0:y0 + size, x0:x0 + size].astype(np.int16) - body.astype(np.int16)).max(axis=2)
     mask = (apart < BODY_ALIKE[0] + BODY_ALIKE[1] * float(body.max())).astype(np.uint8)
-    cv2.circle(mask, (reach, reach), int(round(0.65 * p.diameter)), 1, -1)  # the pip is the face's too
+    cv2.circle(mask, (span, span), int(round(0.65 * pip.diameter)), 1, -1)  # the pip is the face's too
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, OPEN_KERNEL)  # cut thin bridges to the table
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    label = labels[reach, reach]
-    x, y, w, h, area = stats[label]
+    label = labels[span, span]
+    x, y, w, h, _ = stats[label]
     if label == 0 or x == 0 or y == 0 or x + w == size or y + h == size:
         return None
     face = (labels == label).astype(np.uint8)
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    _, (rw, rh), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    if max(rw, rh) > 1.3 * min(rw, rh) or area < 0.75 * rw * rh:
+    outline = max(contours, key=cv2.contourArea)
+    (fx, fy), (rw, rh), degrees = cv2.minAreaRect(outline)
+    if max(rw, rh) > 1.3 * min(rw, rh) or cv2.contourArea(outline) < 0.75 * rw * rh:
         return None  # not a square face: a patch of table, or the face and its side
-    return math.sqrt(rw * rh)
+    return fx + x0, fy + y0, math.sqrt(rw * rh), math.radians(degrees)
 
 
 def _plain_pip_size(fit: FaceFit) -> float:
@@ -495,6 +505,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
+    scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, levels[0][1])
     # a light spot amid light glyphs (a key's letter on a keyboard) must be a sure 1; a light die's 1
     # seen at a slant has its side faces' squashed dark pips round it
     scored = [(f, c) for f, c in scored if f.value > 1 or len(f.pips) > 1 or f.pips[0].polarity < 0
@@ -598,6 +609,58 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
             continue
         fit = replace(fit, value=value)
         conf *= _uncluttered(fit, _crowding([fit], marks)[0], value)  # only now: one fit at a time
+        if conf >= least:
+            found.append((fit, conf))
+    return found
+
+
+BODY_REACH = 7.0  # a face is sought this many pip diameters round a lone pip (a corner pip of the grey die)
+FACE_PER_PIP = 2.5  # ... and is at least this many pip diameters wide
+BODY_PIP_CONTRAST = 35  # ... round a pip at least this much darker than around it (grey levels): not a shadow
+
+
+def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
+                 gated: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
+                 scored: list[tuple[FaceFit, float]], min_confidence: float,
+                 marks: np.ndarray) -> list[tuple[FaceFit, float]]:
+    """Faces most of whose pips were not found (glare eats the grey die's small dark pips), read where
+    the body round one found pip lies: the square of its colour. Only strong dark lone pips of the
+    full-size frame (`marks`: its spots), far from every sure reading, and only faces of two or more
+    read surely and plain. gated: (fit, gate, crowding, marks of its level) as in `read_frame`."""
+    looks: list[tuple[FaceFit, float]] = []
+    taken = [(f.cx, f.cy, f.side) for f, c in scored if c >= SURE]
+    for fit, gate, _, fit_marks in gated:
+        if len(fit.pips) != 1 or fit.pips[0].polarity > 0 or fit_marks is not marks:
+            continue  # (glare brightens a light pip, but eats a dark one)
+        pip = fit.pips[0]
+        if pip.contrast < BODY_PIP_CONTRAST:
+            continue
+        if any(math.hypot(pip.x - x, pip.y - y) < SAME_DIE * side for x, y, side in taken):
+            continue
+        face = _body_face(frame, pip, _body_colour(frame, fit), BODY_REACH)
+        if face is None:
+            continue
+        cx, cy, side, angle = face
+        if side < FACE_PER_PIP * pip.diameter:
+            continue  # the pip alone: its body was not found round it
+        if any(math.hypot(cx - x, cy - y) < SAME_DIE * max(side, other) for x, y, other in taken):
+            continue  # a die read already: the body may be its top and side faces, seen at a slant
+        taken.append((cx, cy, side))
+        looks.append((replace(fit, cx=cx, cy=cy, angle=angle, pitch=side * PITCH_PER_SIDE), gate))
+    if not looks:
+        return []
+    dark = marks[marks[:, 4] < 0]
+    # (a fit of one pip takes its side from the pip: the body's is in its pitch)
+    probs = faces.classify(gray, [(f.cx, f.cy, f.pitch / PITCH_PER_SIDE, f.angle) for f, _ in looks])
+    least = max(min_confidence, SURE)
+    found = []
+    for (fit, gate), p in zip(looks, probs, strict=True):
+        value = int(p[1:].argmax()) + 1
+        conf = float(p[value]) * gate
+        if value == 1 or conf < least:
+            continue
+        fit = replace(fit, value=value)
+        conf *= _uncluttered(fit, _crowding([fit], dark)[0], value)  # (glints are light spots on it)
         if conf >= least:
             found.append((fit, conf))
     return found

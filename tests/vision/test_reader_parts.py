@@ -12,6 +12,7 @@ import numpy as np
 from vision.colours import colour_name
 from vision.dice import (
     _amid_glyphs,
+    _body_face,
     _crowding,
     _fit_group,
     _kind,
@@ -391,3 +392,21 @@ def test_a_pip_of_a_two_read_as_the_two_is_placed_on_the_two():
     assert _placed([(part, 0.96), (three, 1.0)])[0] == (part, 0.96)
     coarse_part, coarse_two = _scaled(part, 2), _scaled(two, 2)  # read on a halved copy: pips copied
     assert _placed([(coarse_part, 0.96), (coarse_two, 0.8)])[0] == (coarse_two, 0.96)
+
+
+def test_the_face_round_a_corner_pip_is_found_from_its_body():
+    # a grey die's face turned 20 degrees, with one dark pip left in a corner (glare ate the others)
+    frame = np.full((200, 200, 3), 60, np.uint8)
+    corners = cv2.boxPoints(((100.0, 100.0), (40.0, 40.0), 20.0))
+    cv2.fillPoly(frame, [corners.round().astype(np.int32)], GREY.tolist())
+    turn = math.radians(20)
+    u, v = -11.0, -11.0  # the corner pip's slot, px from the centre along the face's edges
+    x, y = 100 + u * math.cos(turn) - v * math.sin(turn), 100 + u * math.sin(turn) + v * math.cos(turn)
+    cv2.circle(frame, (round(x), round(y)), 3, (20, 20, 20), -1)
+    pip = Pip(x, y, diameter=6.0, area=28, polarity=-1, contrast=80.0, elongation=1.0)
+    found = _body_face(frame, pip, GREY, reach=7.0)
+    assert found is not None
+    cx, cy, side, angle = found
+    assert math.hypot(cx - 100, cy - 100) < 2 and abs(side - 40) < 3
+    assert abs(math.remainder(math.degrees(angle) - 20, 90)) < 3  # a square's turn is known to a quarter
+    assert _body_face(frame, pip, GREY, reach=2.0) is None  # out of reach

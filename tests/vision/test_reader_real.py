@@ -100,3 +100,17 @@ def test_a_corrupt_image_file_is_a_clear_error(tmp_path):
         load_image(bad)
     with pytest.raises(ValueError, match="no such file"):
         load_image(tmp_path / "missing.png")
+
+
+def test_the_body_of_a_die_read_already_is_not_looked_at_again(datasets):
+    """A 1 seen at a slant, smaller: the body round its side face's pip is the whole die, top and side
+    faces, and read as a 2. A die is read there already."""
+    from vision.variations import VARIATIONS
+
+    folder = datasets / "wood-white-train"
+    rows = _labels(folder)
+    image, boxes = VARIATIONS["smaller"](cv2.imread(str(folder / "images" / "Train_dice_43.jpg")),
+                                         [lab.box for lab in rows["Train_dice_43.jpg"]])
+    labels = [Label(lab.value, box) for lab, box in zip(rows["Train_dice_43.jpg"], boxes, strict=True)]
+    paired, extra = match(labels, read_dice(image))
+    assert [d and d.value for d in paired] == [lab.value for lab in labels] and extra == []

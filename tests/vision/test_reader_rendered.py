@@ -112,6 +112,16 @@ def test_a_pip_touching_its_dies_dark_outline_is_found():
         ("grey", 2)]
 
 
+@pytest.mark.parametrize("seed", [98, 489, 592])
+def test_a_grey_die_whose_pips_glare_ate_is_read_from_its_body(seed):
+    # a glint on each of the grey die's small dark pips leaves one pip or none to group: its face is found
+    # as the square of its body's colour round the one pip that is left
+    image, truth = render_scene(np.random.default_rng(seed))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    grey = [(t, d) for t, d in zip(truth, paired, strict=True) if t.kind == "grey"]
+    assert [d and (d.kind, d.value) for _, d in grey] == [("grey", t.value) for t, _ in grey]
+
+
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
     image, truth = render_scene(np.random.default_rng(748))
