@@ -275,7 +275,10 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
         if 1 <= len(top) < len(group):
             fits = _fit_group(top, depth + 1)
             if fits and all(f.residual < 0.3 for f in fits):
-                return fits
+                # the weaker pips may be a whole face of their own (a white die's, beside a black die's)
+                rest = [p for p in group if p not in top]
+                whole = fit_layout(rest) if 2 <= len(rest) <= 6 else None
+                return fits + ([whole] if whole is not None and whole.residual < 0.3 else [])
     if len(group) >= 4 and depth < 2:
         parts = [_fit_group(part, depth + 1) for part in _split(group)]
         if all(parts) and all(f.residual < 0.3 for fits in parts for f in fits):

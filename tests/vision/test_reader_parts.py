@@ -208,6 +208,16 @@ def test_a_2_touching_a_die_of_its_colour_is_found_among_the_pips():
     assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(2, round(x), 100), (3, 100, 100)]
 
 
+def test_a_face_joined_to_a_stronger_pip_of_another_die_is_proposed_whole():
+    # a green 5 and, below it, the white pip of a black die: stronger, so it looked like the top face
+    # and the 5 like its shaded side faces
+    slots = ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1))
+    five = [_pip(100 + dx * PITCH, 100 + dy * PITCH) for dx, dy in slots]
+    other = replace(_pip(108, 100 + 4 * PITCH), contrast=120.0)
+    fits = _fit_group([*five, other])
+    assert sorted((f.value, round(f.cx), round(f.cy)) for f in fits) == [(1, 108, 148), (5, 100, 100)]
+
+
 def test_a_2_with_larger_pips_touching_a_die_of_its_colour_is_proposed_whole():
     three = [_pip(100 + d * PITCH, 100 + d * PITCH) for d in (-1, 0, 1)]
     x = 100 + 4.2 * PITCH  # the 2's centre: its pips, a third larger, joined the 3's in one group

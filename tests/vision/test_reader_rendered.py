@@ -122,6 +122,13 @@ def test_a_grey_die_whose_pips_glare_ate_is_read_from_its_body(seed):
     assert [d and (d.kind, d.value) for _, d in grey] == [("grey", t.value) for t, _ in grey]
 
 
+def test_a_5_joined_to_a_stronger_pip_of_a_touching_die_is_read():
+    # seed 259: a green 5 above a black die, one of whose white pips joined the 5's group
+    image, truth = render_scene(np.random.default_rng(259))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "green"] == [5]
+
+
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
     image, truth = render_scene(np.random.default_rng(748))
