@@ -259,7 +259,8 @@ def _fit_group(group: list[Pip], depth: int = 0) -> list[FaceFit]:
             if len(group) - drop < 2:
                 break
             dropped = odd[:drop]
-            if all(abs(p.diameter - median_d) < 0.25 * median_d and p.elongation < 1.3 for p in dropped):
+            if all(abs(p.diameter - median_d) < 0.25 * median_d and p.elongation < 1.3 and p.solidity >= SOLID
+                   for p in dropped):
                 break  # nothing odd to drop
             candidate = fit_layout([p for p in group if p not in dropped])
             if candidate is not None and candidate.residual < 0.3:

@@ -235,6 +235,15 @@ def test_a_fragment_in_a_2s_group_is_the_pip_dropped_not_a_glint_bitten_pip_of_t
     assert any(f.value == 2 and set(f.pips) == set(two) for f in fits)
 
 
+def test_a_letter_as_big_and_round_as_the_pips_is_dropped_from_their_group_for_not_being_solid():
+    # scene 126: a white 4 on printed paper; a letter beside it joined its group, of the pips' size and
+    # shape but less solid, and the five spots fitted no layout
+    four = [_pip(100 + dx * PITCH, 100 + dy * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
+    letter = _pip(100 - 3.5 * PITCH, 100 - 1.5 * PITCH, solidity=0.72, elongation=1.2)
+    fits = _fit_group([*four, letter])
+    assert any(f.value == 4 and set(f.pips) == set(four) for f in fits)
+
+
 def test_dots_among_letters_are_not_searched_for_faces():
     letters = [Pip(100 + dx * PITCH, 130, diameter=8.0, area=50, polarity=-1, contrast=60.0, elongation=1.3,
                    solidity=0.6) for dx in (-1, 0, 1)]

@@ -129,6 +129,13 @@ def test_a_5_joined_to_a_stronger_pip_of_a_touching_die_is_read():
     assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "green"] == [5]
 
 
+def test_a_4_whose_group_took_in_a_letter_is_read():
+    # seed 126: a white 4 on printed paper; a letter joined its pips' group
+    image, truth = render_scene(np.random.default_rng(126))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "white"] == [4]
+
+
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
     image, truth = render_scene(np.random.default_rng(748))
