@@ -526,19 +526,12 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
     scored = _placed([(f, c) for f, c in scored if not under_symbol(f, c)])
     scored.sort(key=lambda fc: -fc[1])
-    # proposals on one die (parts of its face, its side faces): the most confident speaks for it, but
-    # a face beside a brighter one of the same colour is that die's side face, however confident
-    kept: list[tuple[FaceFit, float, np.ndarray]] = []
-    for fit, conf in scored:
-        body = _body_colour(frame, fit)
-        for i, (k, _, k_body) in enumerate(kept):
-            if _side_face(k, k_body, fit, body):  # what was kept is this die's side face
-                kept[i] = (fit, conf, body)
-                break
-            if _same_die(fit, k, body, k_body) or _side_face(fit, body, k, k_body):
-                break
-        else:
-            kept.append((fit, conf, body))
+    kept = _one_per_die(frame, scored)
+    # a face far smaller than the set's is no die: what it stood for on its die is chosen again without it
+    small = [fit for fit, _, body in kept
+             if _out_of_scale(fit, colour_name(body), [k for k, c, _ in kept if c >= 0.8 and k is not fit])]
+    if small:
+        kept = _one_per_die(frame, [(f, c) for f, c in scored if all(f is not s for s in small)])
     dice = []
     seen = [(fit, conf, body, colour_name(body)) for fit, conf, body in kept]
     for i, (fit, conf, body, colour) in enumerate(seen):
@@ -556,6 +549,25 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+def _one_per_die(frame: np.ndarray,
+                 scored: list[tuple[FaceFit, float]]) -> list[tuple[FaceFit, float, np.ndarray]]:
+    """(fit, confidence, body BGR) of each die: of the proposals on one die (parts of its face, its side
+    faces) the most confident speaks for it, but a face beside a brighter one of the same colour is that
+    die's side face, however confident. scored: most confident first."""
+    kept: list[tuple[FaceFit, float, np.ndarray]] = []
+    for fit, conf in scored:
+        body = _body_colour(frame, fit)
+        for i, (k, _, k_body) in enumerate(kept):
+            if _side_face(k, k_body, fit, body):  # what was kept is this die's side face
+                kept[i] = (fit, conf, body)
+                break
+            if _same_die(fit, k, body, k_body) or _side_face(fit, body, k, k_body):
+                break
+        else:
+            kept.append((fit, conf, body))
+    return kept
 
 
 AMID_GLYPHS = 2  # a lone light spot with this many glyph-like spots of its ink round its face ...

@@ -136,6 +136,14 @@ def test_a_4_whose_group_took_in_a_letter_is_read():
     assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "white"] == [4]
 
 
+def test_a_die_whose_surest_reading_is_out_of_scale_is_read_from_the_next():
+    # seed 681: a green 2's pips differ in strength and were not paired; one pip read as a small 1 spoke
+    # for the die, then was dropped as far smaller than the set, and the 2 it had beaten went with it
+    image, truth = render_scene(np.random.default_rng(681))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "green"] == [2]
+
+
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
     image, truth = render_scene(np.random.default_rng(748))
