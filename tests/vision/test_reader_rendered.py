@@ -31,6 +31,13 @@ def _score(seeds, variations=True):
     return right / total, confidences_right, confidences_wrong
 
 
+def _read_scene(seed: int) -> list:
+    """(truth, die read or None) for each die of the seeded scene."""
+    image, truth = render_scene(np.random.default_rng(seed))
+    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
+    return list(zip(truth, paired, strict=True))
+
+
 def test_reader_reads_clean_rendered_scenes():
     accuracy, _, _ = _score(range(1000, 1040), variations=False)
     assert accuracy >= 0.96
@@ -66,9 +73,8 @@ def test_grey_die_is_told_from_d6_by_size_and_colour():
 @pytest.mark.parametrize("seed", [444, 607])
 def test_a_small_2_with_glints_on_its_pips_is_read(seed):
     # a glint bites one small pip's edge, so the pair looked like a top-face pip beside a side-face one
-    image, truth = render_scene(np.random.default_rng(seed))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    read = [d and (d.kind, d.value) for t, d in zip(truth, paired, strict=True) if t.kind == "grey"]
+    scene = _read_scene(seed)
+    read = [d and (d.kind, d.value) for t, d in scene if t.kind == "grey"]
     assert ("grey", 2) in read
 
 
@@ -86,70 +92,58 @@ def test_a_second_look_settles_what_one_look_misread(seed):
 @pytest.mark.parametrize("seed", [550, 668])
 def test_a_face_whose_pips_were_found_in_part_is_read_at_the_size_of_the_others(seed):
     # a yellow 6: its pips never made one group, so no proposal had the face's size
-    image, truth = render_scene(np.random.default_rng(seed))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    yellow_six = [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "yellow"
-                  and t.value == 6]
-    assert yellow_six == [6]
+    scene = _read_scene(seed)
+    assert [d and d.value for t, d in scene if t.colour == "yellow" and t.value == 6] == [6]
 
 
 @pytest.mark.parametrize("seed, colour", [(271, "grey"), (357, "yellow")])
 def test_a_2_touching_a_die_of_another_colour_is_no_side_face_of_it(seed, colour):
     # its pips, bitten by glints, looked squashed beside a yellow 6 (271) or a white 3 (357); but a side
     # face keeps its top face's hue
-    image, truth = render_scene(np.random.default_rng(seed))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    twos = [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == colour and t.value == 2]
+    scene = _read_scene(seed)
+    twos = [d and d.value for t, d in scene if t.colour == colour and t.value == 2]
     assert twos == [2]
 
 
 def test_a_pip_touching_its_dies_dark_outline_is_found():
     # seed 926: a grey 2 on white paper; one pip touches the die's outline, and the two made one thin
     # blob (0.27 of its box) that was no pip, nor split into one
-    image, truth = render_scene(np.random.default_rng(926))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    assert [d and (d.kind, d.value) for t, d in zip(truth, paired, strict=True) if t.kind == "grey"] == [
-        ("grey", 2)]
+    scene = _read_scene(926)
+    assert [d and (d.kind, d.value) for t, d in scene if t.kind == "grey"] == [("grey", 2)]
 
 
 @pytest.mark.parametrize("seed", [98, 489, 592])
 def test_a_grey_die_whose_pips_glare_ate_is_read_from_its_body(seed):
     # a glint on each of the grey die's small dark pips leaves one pip or none to group: its face is found
     # as the square of its body's colour round the one pip that is left
-    image, truth = render_scene(np.random.default_rng(seed))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    grey = [(t, d) for t, d in zip(truth, paired, strict=True) if t.kind == "grey"]
+    scene = _read_scene(seed)
+    grey = [(t, d) for t, d in scene if t.kind == "grey"]
     assert [d and (d.kind, d.value) for _, d in grey] == [("grey", t.value) for t, _ in grey]
 
 
 def test_a_5_joined_to_a_stronger_pip_of_a_touching_die_is_read():
     # seed 259: a green 5 above a black die, one of whose white pips joined the 5's group
-    image, truth = render_scene(np.random.default_rng(259))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "green"] == [5]
+    scene = _read_scene(259)
+    assert [d and d.value for t, d in scene if t.colour == "green"] == [5]
 
 
 def test_a_4_whose_group_took_in_a_letter_is_read():
     # seed 126: a white 4 on printed paper; a letter joined its pips' group
-    image, truth = render_scene(np.random.default_rng(126))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "white"] == [4]
+    scene = _read_scene(126)
+    assert [d and d.value for t, d in scene if t.colour == "white"] == [4]
 
 
 def test_a_die_whose_surest_reading_is_out_of_scale_is_read_from_the_next():
     # seed 681: a green 2's pips differ in strength and were not paired; one pip read as a small 1 spoke
     # for the die, then was dropped as far smaller than the set, and the 2 it had beaten went with it
-    image, truth = render_scene(np.random.default_rng(681))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "green"] == [2]
+    scene = _read_scene(681)
+    assert [d and d.value for t, d in scene if t.colour == "green"] == [2]
 
 
 def test_a_2_whose_pips_joined_a_touching_3s_is_read():
     # seed 748: a red 2 with large pips touching a red 3; the 3 fitted without them, and each was a 1
-    image, truth = render_scene(np.random.default_rng(748))
-    paired, _ = match([Label(t.value, t.box, t.kind) for t in truth], read_dice(image, treehouse=TEMPLATES))
-    assert [d and d.value for t, d in zip(truth, paired, strict=True) if t.colour == "red"
-            and t.value == 2] == [2]
+    scene = _read_scene(748)
+    assert [d and d.value for t, d in scene if t.colour == "red" and t.value == 2] == [2]
 
 
 @pytest.mark.parametrize("face", ["AIM", "TIP", "HOP", "DIG", "SWAP", "WILD"])
