@@ -616,8 +616,14 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
         taken.append((fit.cx, fit.cy))
     if not looks:
         return []
-    probs = faces.classify(gray, [(f.cx, f.cy, usual, f.angle) for f, _, _ in looks])
-    least = max(min_confidence, SURE)
+    return _sure_and_plain(gray, faces, looks, max(min_confidence, SURE))
+
+
+def _sure_and_plain(gray: np.ndarray, faces: FaceClassifier, looks: list[tuple[FaceFit, float, np.ndarray]],
+                    least: float) -> list[tuple[FaceFit, float]]:
+    """Second looks (fit, gate, marks that may clutter it), each at the side its pitch gives (a fit of one
+    pip takes its own side from the pip), kept as faces of 2..6 read at least `least` surely and plain."""
+    probs = faces.classify(gray, [(f.cx, f.cy, f.pitch / PITCH_PER_SIDE, f.angle) for f, _, _ in looks])
     found = []
     for (fit, gate, marks), p in zip(looks, probs, strict=True):
         value = int(p[1:].argmax()) + 1
@@ -646,7 +652,8 @@ def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     the body round one found pip lies: the square of its colour. Only strong dark lone pips of the
     full-size frame (`marks`: its spots), far from every sure reading, and only faces of two or more
     read surely and plain. gated: (fit, gate, crowding, marks of its level) as in `read_frame`."""
-    looks: list[tuple[FaceFit, float]] = []
+    looks: list[tuple[FaceFit, float, np.ndarray]] = []
+    dark = marks[marks[:, 4] < 0]  # (glints are light spots on the face)
     taken = [(f.cx, f.cy, f.side) for f, c in scored if c >= SURE]
     for fit, gate, _, fit_marks in gated:
         if len(fit.pips) != 1 or fit.pips[0].polarity > 0 or fit_marks is not marks:
@@ -665,24 +672,8 @@ def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
         if any(math.hypot(cx - x, cy - y) < SAME_DIE * max(side, other) for x, y, other in taken):
             continue  # a die read already: the body may be its top and side faces, seen at a slant
         taken.append((cx, cy, side))
-        looks.append((replace(fit, cx=cx, cy=cy, angle=angle, pitch=side * PITCH_PER_SIDE), gate))
-    if not looks:
-        return []
-    dark = marks[marks[:, 4] < 0]
-    # (a fit of one pip takes its side from the pip: the body's is in its pitch)
-    probs = faces.classify(gray, [(f.cx, f.cy, f.pitch / PITCH_PER_SIDE, f.angle) for f, _ in looks])
-    least = max(min_confidence, SURE)
-    found = []
-    for (fit, gate), p in zip(looks, probs, strict=True):
-        value = int(p[1:].argmax()) + 1
-        conf = float(p[value]) * gate
-        if value == 1 or conf < least:
-            continue
-        fit = replace(fit, value=value)
-        conf *= _uncluttered(fit, _crowding([fit], dark)[0], value)  # (glints are light spots on it)
-        if conf >= least:
-            found.append((fit, conf))
-    return found
+        looks.append((replace(fit, cx=cx, cy=cy, angle=angle, pitch=side * PITCH_PER_SIDE), gate, dark))
+    return _sure_and_plain(gray, faces, looks, max(min_confidence, SURE)) if looks else []
 
 
 WHOLE_SIZE = 0.75  # a whole face at least this share of the part's size (a 1's guessed from its pip)
