@@ -526,18 +526,17 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
     scored = _placed([(f, c) for f, c in scored if not under_symbol(f, c)])
     scored.sort(key=lambda fc: -fc[1])
-    kept = _one_per_die(frame, scored)
+    seen = _one_per_die(frame, scored)
     # a face far smaller than the set's is no die: what it stood for on its die is chosen again without it
-    small = [fit for fit, _, body in kept
-             if _out_of_scale(fit, colour_name(body), [k for k, c, _ in kept if c >= 0.8 and k is not fit])]
+    small = _out_of_set(seen)
     if small:
-        kept = _one_per_die(frame, [(f, c) for f, c in scored if all(f is not s for s in small)])
+        seen = _one_per_die(frame, [(f, c) for f, c in scored if all(f is not s for s in small)])
+        small = _out_of_set(seen)
     dice = []
-    seen = [(fit, conf, body, colour_name(body)) for fit, conf, body in kept]
     for i, (fit, conf, body, colour) in enumerate(seen):
-        others = [other for j, other in enumerate(seen) if j != i]
-        if _out_of_scale(fit, colour, [k for k, c, _, _ in others if c >= 0.8]):
+        if any(fit is s for s in small):
             continue
+        others = [other for j, other in enumerate(seen) if j != i]
         sure = [(k, b, name) for k, c, b, name in others if c >= 0.5]
         # a 1's face is measured only where it can tell: a white or grey 1 beside dice of known size
         sized = fit.value == 1 and colour in ("white", "grey") and any(k.value > 1 for k, _, _ in sure)
@@ -552,10 +551,10 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
 
 def _one_per_die(frame: np.ndarray,
-                 scored: list[tuple[FaceFit, float]]) -> list[tuple[FaceFit, float, np.ndarray]]:
-    """(fit, confidence, body BGR) of each die: of the proposals on one die (parts of its face, its side
-    faces) the most confident speaks for it, but a face beside a brighter one of the same colour is that
-    die's side face, however confident. scored: most confident first."""
+                 scored: list[tuple[FaceFit, float]]) -> list[tuple[FaceFit, float, np.ndarray, str]]:
+    """(fit, confidence, body BGR, colour name) of each die: of the proposals on one die (parts of its
+    face, its side faces) the most confident speaks for it, but a face beside a brighter one of the same
+    colour is that die's side face, however confident. scored: most confident first."""
     kept: list[tuple[FaceFit, float, np.ndarray]] = []
     for fit, conf in scored:
         body = _body_colour(frame, fit)
@@ -567,7 +566,13 @@ def _one_per_die(frame: np.ndarray,
                 break
         else:
             kept.append((fit, conf, body))
-    return kept
+    return [(fit, conf, body, colour_name(body)) for fit, conf, body in kept]
+
+
+def _out_of_set(seen: list[tuple[FaceFit, float, np.ndarray, str]]) -> list[FaceFit]:
+    """The faces of `_one_per_die` far smaller than the sure others (`_out_of_scale`)."""
+    return [fit for i, (fit, _, _, colour) in enumerate(seen)
+            if _out_of_scale(fit, colour, [k for j, (k, c, _, _) in enumerate(seen) if j != i and c >= 0.8])]
 
 
 AMID_GLYPHS = 2  # a lone light spot with this many glyph-like spots of its ink round its face ...
