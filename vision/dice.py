@@ -31,6 +31,7 @@ import numpy as np
 from vision.colours import colour_name
 from vision.faceclass import FaceClassifier
 from vision.faces import (
+    LAYOUT,
     PITCH_PER_SIDE,
     FaceFit,
     Pairing,
@@ -177,9 +178,10 @@ def _one_side(frame: np.ndarray, fit: FaceFit, body: np.ndarray) -> float | None
 def _body_face(frame: np.ndarray, pip: Pip, body: np.ndarray,
                reach: float) -> tuple[float, float, float, float] | None:
     """The face round a pip, as the square of its body's colour within `reach` pip diameters: centre x, y
-    (px), side (px) and angle (rad). Other pips on it are holes in the region and count as the face's.
-    None when the table is too like the body (the region runs out of reach), the frame cuts it, or it
-    is no square."""
+    (px), side (px) and angle (rad). Other pips on it are holes in the region and count as the face's;
+    pips whose shade reaches its edges bite it, so its hull, not its outline, must fill the square. None
+    when the table is too like the body (the region runs out of reach), the frame cuts it, or it is no
+    square."""
     span = int(math.ceil(reach * pip.diameter))
     px, py = int(round(pip.x)), int(round(pip.y))
     height, width = frame.shape[:2]
@@ -201,7 +203,7 @@ def _body_face(frame: np.ndarray, pip: Pip, body: np.ndarray,
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outline = max(contours, key=cv2.contourArea)
     (fx, fy), (rw, rh), degrees = cv2.minAreaRect(outline)
-    if max(rw, rh) > 1.3 * min(rw, rh) or cv2.contourArea(outline) < 0.75 * rw * rh:
+    if max(rw, rh) > 1.3 * min(rw, rh) or cv2.contourArea(cv2.convexHull(outline)) < 0.75 * rw * rh:
         return None  # not a square face: a patch of table, or the face and its side
     return fx + x0, fy + y0, math.sqrt(rw * rh), math.radians(degrees)
 
@@ -343,7 +345,7 @@ def _local_faces(group: list[Pip]) -> list[FaceFit]:
 def propose_faces(gray: np.ndarray, frame: np.ndarray | None = None) -> list[FaceFit]:
     """Every place a die face may be: pips grouped into faces and fitted to the 1..6 layouts, however
     poorly (the face classifier, not the fit, decides what each one is), at every scale."""
-    return [fit for fits, _ in _levels(gray, frame) for fit in fits]
+    return [fit for fits, _, _ in _levels(gray, frame) for fit in fits]
 
 
 LEVEL_MIN_PX = 150  # halved copies are read while their shorter side is at least this many px
@@ -351,9 +353,10 @@ COARSE_PIP_PX = 10.0  # on a halved copy only pips this big (its px) count: larg
 # full-size pip finder sees (it looks for pips of at most about 20 px)
 
 
-def _levels(gray: np.ndarray, frame: np.ndarray | None) -> list[tuple[list[FaceFit], np.ndarray]]:
-    """(proposed faces, marks) of the frame and of its halved copies (dice too big for the pip finder
-    at full size: a phone photo, a low camera), all in the frame's pixels."""
+def _levels(gray: np.ndarray, frame: np.ndarray | None) -> list[tuple[list[FaceFit], np.ndarray, list[Pip]]]:
+    """(proposed faces, marks, spots) of the frame and of its halved copies (dice too big for the pip
+    finder at full size: a phone photo, a low camera); faces and marks in the frame's pixels, spots in
+    the copy's own."""
     levels = [_proposals(gray, frame)]
     scale = 1
     while min(gray.shape[:2]) >= 2 * LEVEL_MIN_PX:
@@ -372,9 +375,9 @@ def _scaled(fit: FaceFit, k: float) -> FaceFit:
 
 
 def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0.0,
-               scale: float = 1) -> tuple[list[FaceFit], np.ndarray]:
-    """The faces proposed from pips at least min_pip_px wide, and every spot found, pip-like or not
-    (`_marks`), in the pixels of a frame `scale` times larger than gray."""
+               scale: float = 1) -> tuple[list[FaceFit], np.ndarray, list[Pip]]:
+    """The faces proposed from pips at least min_pip_px wide and every spot found, pip-like or not, as
+    `_marks` in the pixels of a frame `scale` times larger than gray, and as found (in gray's pixels)."""
     found = find_pips(gray, min_area=max(10, int(0.5 * min_pip_px ** 2)))
     pips = [p for p in found if p.elongation <= MAX_ELONGATION and p.diameter >= min_pip_px]
     pairing = Pairing(gray, pips, frame=frame)
@@ -392,7 +395,7 @@ def _proposals(gray: np.ndarray, frame: np.ndarray | None, min_pip_px: float = 0
     for fit in fits:
         unique.setdefault(tuple(map(id, fit.pips)), fit)
     fits = list(unique.values())
-    return [_scaled(f, scale) for f in fits] if scale != 1 else fits, _marks(found, scale)
+    return [_scaled(f, scale) for f in fits] if scale != 1 else fits, _marks(found, scale), found
 
 
 LOOSE_SOLID = 0.85  # spots paired in spite of their shapes must be this solid (a key's letters reach 0.8)
@@ -413,17 +416,43 @@ def _crowding(fits: list[FaceFit], marks: np.ndarray) -> np.ndarray:
     pips' polarity. All fits at once: a frame has dozens of proposals and hundreds of marks."""
     if not fits or len(marks) == 0:
         return np.zeros((len(fits), 2), int)
+    inside, _, _ = _strong_on_face(fits, marks)
+    polarity = np.array([f.pips[0].polarity for f in fits])[:, None]
+    round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= ROUND)
+              & (marks[None, :, 6] >= SOLID))
+    return np.stack([inside.sum(axis=1), round_.sum(axis=1)], axis=1)
+
+
+def _strong_on_face(fits: list[FaceFit], marks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N fits, M marks) booleans: the mark lies on the fit's face and is as strong and nearly as big as
+    its pips; and the marks' places u, v (px) in each face's frame (`_face_frame`)."""
     cx, cy, angle, side = (np.array([getattr(f, k) for f in fits]) for k in ("cx", "cy", "angle", "side"))
     contrast = np.array([min(p.contrast for p in f.pips) for f in fits])[:, None]
     size = np.array([_pip_size(f) for f in fits])[:, None]
-    polarity = np.array([f.pips[0].polarity for f in fits])[:, None]
     u, v = _face_frame(marks[None, :, 0], marks[None, :, 1], cx[:, None], cy[:, None], angle[:, None])
     half = 0.42 * side[:, None]
     inside = ((np.abs(u) < half) & (np.abs(v) < half) & (marks[None, :, 2] >= 0.7 * contrast)
               & (marks[None, :, 3] >= 0.6 * size))
-    round_ = (inside & (marks[None, :, 4] == polarity) & (marks[None, :, 5] <= ROUND)
-              & (marks[None, :, 6] >= SOLID))
-    return np.stack([inside.sum(axis=1), round_.sum(axis=1)], axis=1)
+    return inside, u, v
+
+
+ON_SLOT = 0.45  # a mark this near (pitches) one of a layout's pip slots is that pip
+
+
+def _on_slots(fit: FaceFit, marks: np.ndarray, spots: list[Pip]) -> tuple[tuple[Pip, ...], int]:
+    """The spots (rows of marks) that lie on the pip slots of a face's value, turned either way (the
+    layouts of 2, 3 and 6 are not square), or fit's own pips if none do; and how many strong marks on
+    the face (`_strong_on_face`) lie on no slot. For a face placed by its body: its pips are what lies
+    on its slots, whatever their shapes (glare draws them out), and only the rest is clutter."""
+    inside, u, v = _strong_on_face([fit], marks)
+    index = np.flatnonzero(inside[0])
+    at = np.stack([u[0, index], v[0, index]], axis=1) / fit.pitch
+    on, strays = index[:0], len(index)
+    for slots in (LAYOUT[fit.value], LAYOUT[fit.value][:, ::-1] * (1, -1)):
+        near = np.hypot(*(at[:, None, :] - slots[None, :, :]).transpose(2, 0, 1)).min(axis=1) < ON_SLOT
+        if int((~near).sum()) < strays:
+            on, strays = index[near], int((~near).sum())
+    return tuple(spots[i] for i in on) if len(on) else fit.pips, strays
 
 
 def _face_frame(x: np.ndarray, y: np.ndarray, cx: float | np.ndarray, cy: float | np.ndarray,
@@ -444,7 +473,12 @@ def _uncluttered(fit: FaceFit, crowding: np.ndarray, value: int) -> float:
     own = len(fit.pips)
     strangers = max(0, inside - own)  # marks that are not the fit's pips
     others = strangers - max(0, min(round_ - own, value - own, strangers))  # less the rest of the face
-    return (1.0, 0.6, 0.3)[others] if others < 3 else 0.0
+    return _plainness(others)
+
+
+def _plainness(strays: int) -> float:
+    """1 for a face holding no marks but its pips, less for each stray one, 0 from three on."""
+    return (1.0, 0.6, 0.3)[strays] if strays < 3 else 0.0
 
 
 WORK_SIDE_PX = 800  # larger photos are read shrunk to this longer side (pip sizes are tuned to ~640 px)
@@ -494,7 +528,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
     least = max(min_confidence, 0.01)
     gated = []
     levels = _levels(gray, frame)
-    for fits, marks in levels:
+    for fits, marks, _ in levels:
         for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
             gate = _inside_frame(fit, width, height) * _pip_like(fit)
             if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
@@ -512,7 +546,7 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
-    scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, levels[0][1])
+    scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, *levels[0][1:])
     # a light spot amid light glyphs (a key's letter on a keyboard) must be a sure 1; a light die's 1
     # seen at a slant has its side faces' squashed dark pips round it
     scored = [(f, c) for f, c in scored if f.value > 1 or len(f.pips) > 1 or f.pips[0].polarity < 0
@@ -625,22 +659,28 @@ def _at_usual_size(gray: np.ndarray, faces: FaceClassifier,
 
 
 def _sure_and_plain(gray: np.ndarray, faces: FaceClassifier, looks: list[tuple[FaceFit, float, np.ndarray]],
-                    least: float) -> list[tuple[FaceFit, float]]:
+                    least: float, spots: list[Pip] | None = None) -> list[tuple[FaceFit, float]]:
     """Second looks (fit, gate, marks that may clutter it), each at the side its pitch gives (a fit of one
-    pip takes its own side from the pip), kept as faces of 2..6 read at least `least` surely and plain."""
+    pip takes its own side from the pip), kept as faces of 2..6 read at least `least` surely and plain.
+    spots: the marks' spots, for looks placed by their bodies (`_from_bodies`): a face's pips are then
+    the spots on its slots, and it is plain also when nothing else is on it (`_on_slots`)."""
     probs = faces.classify(gray, [(f.cx, f.cy, f.pitch / PITCH_PER_SIDE, f.angle) for f, _, _ in looks])
     found = []
     for (fit, gate, marks), p in zip(looks, probs, strict=True):
         value = int(p[1:].argmax()) + 1
         if value == 1 or value < len(fit.pips):
             continue  # a 1 is one pip, found whole or not at all
+        fit = replace(fit, value=value)
+        pips, strays = _on_slots(fit, marks, spots) if spots is not None else (fit.pips, None)
+        if strays is not None:  # its best-shaped pip says it is a face of pips (glare draws the others out)
+            gate = max(gate, *(_pip_like(replace(fit, pips=(pip,))) for pip in pips))
         conf = float(p[value]) * gate
         if conf < least:
             continue
-        fit = replace(fit, value=value)
-        conf *= _uncluttered(fit, _crowding([fit], marks)[0], value)  # only now: one fit at a time
+        plain = _uncluttered(fit, _crowding([fit], marks)[0], value)  # only now: one fit at a time
+        conf *= plain if strays is None else max(plain, _plainness(strays))
         if conf >= least:
-            found.append((fit, conf))
+            found.append((replace(fit, pips=pips), conf))
     return found
 
 
@@ -652,13 +692,14 @@ BODY_PIP_CONTRAST = 35  # ... round a pip at least this much darker than around 
 def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
                  gated: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
                  scored: list[tuple[FaceFit, float]], min_confidence: float,
-                 marks: np.ndarray) -> list[tuple[FaceFit, float]]:
+                 marks: np.ndarray, spots: list[Pip]) -> list[tuple[FaceFit, float]]:
     """Faces most of whose pips were not found (glare eats the grey die's small dark pips), read where
     the body round one found pip lies: the square of its colour. Only strong dark lone pips of the
-    full-size frame (`marks`: its spots), far from every sure reading, and only faces of two or more
-    read surely and plain. gated: (fit, gate, crowding, marks of its level) as in `read_frame`."""
+    full-size frame (its `marks` and `spots`), far from every sure reading, and only faces of two or
+    more read surely and plain. gated: (fit, gate, crowding, marks of its level) as in `read_frame`."""
     looks: list[tuple[FaceFit, float, np.ndarray]] = []
-    dark = marks[marks[:, 4] < 0]  # (glints are light spots on the face)
+    dark = np.flatnonzero(marks[:, 4] < 0)  # (glints are light spots on the face)
+    dark_marks = marks[dark]
     taken = [(f.cx, f.cy, f.side) for f, c in scored if c >= SURE]
     for fit, gate, _, fit_marks in gated:
         if len(fit.pips) != 1 or fit.pips[0].polarity > 0 or fit_marks is not marks:
@@ -677,8 +718,11 @@ def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
         if any(math.hypot(cx - x, cy - y) < SAME_DIE * max(side, other) for x, y, other in taken):
             continue  # a die read already: the body may be its top and side faces, seen at a slant
         taken.append((cx, cy, side))
-        looks.append((replace(fit, cx=cx, cy=cy, angle=angle, pitch=side * PITCH_PER_SIDE), gate, dark))
-    return _sure_and_plain(gray, faces, looks, max(min_confidence, SURE)) if looks else []
+        looks.append((replace(fit, cx=cx, cy=cy, angle=angle, pitch=side * PITCH_PER_SIDE, squared=True),
+                      gate, dark_marks))
+    if not looks:
+        return []
+    return _sure_and_plain(gray, faces, looks, max(min_confidence, SURE), [spots[i] for i in dark])
 
 
 WHOLE_SIZE = 0.75  # a whole face at least this share of the part's size (a 1's guessed from its pip)
@@ -735,6 +779,8 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
     if apart < SAME_DIE * max(measured):
         return True
+    if fit.squared:
+        return False  # a square of its body's colour is a top face: a side face at a slant is no square
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):

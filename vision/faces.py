@@ -44,6 +44,7 @@ class FaceFit:
     residual: float  # worst pip distance from its slot, in pitches (0 = perfect)
     pips: tuple[Pip, ...]
     loose: bool = False  # pips grouping kept apart (`Pairing.loose_pairs`): a face only if read as this many
+    squared: bool = False  # placed by the square of its body's colour (`vision.dice`), not by its pips
 
     @property
     def side(self) -> float:

@@ -19,6 +19,7 @@ from vision.dice import (
     _local_faces,
     _marks,
     _may_be_beside,
+    _on_slots,
     _one_side,
     _out_of_scale,
     _pip_like,
@@ -429,3 +430,50 @@ def test_the_face_round_a_corner_pip_is_found_from_its_body():
     assert math.hypot(cx - 100, cy - 100) < 2 and abs(side - 40) < 3
     assert abs(math.remainder(math.degrees(angle) - 20, 90)) < 3  # a square's turn is known to a quarter
     assert _body_face(frame, pip, GREY, reach=2.0) is None  # out of reach
+
+
+def test_a_face_whose_pips_bite_its_edges_is_found_from_its_body():
+    # glare draws the shade round the grey die's corner pips out to its edges: they bite the square of
+    # its colour, so the region's outline is no square, but its hull still is
+    frame = np.full((200, 200, 3), 60, np.uint8)
+    cv2.rectangle(frame, (80, 80), (119, 119), GREY.tolist(), -1)
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            x, y = 99.5 + 10.5 * sx, 99.5 + 10.5 * sy
+            cv2.circle(frame, (round(x + 4 * sx), round(y + 4 * sy)), 6, (105, 105, 107), -1)
+            cv2.circle(frame, (round(x), round(y)), 3, (20, 20, 20), -1)
+    pip = Pip(89, 89, diameter=6.0, area=28, polarity=-1, contrast=80.0, elongation=1.0)
+    found = _body_face(frame, pip, GREY, reach=7.0)
+    assert found is not None
+    cx, cy, side, angle = found
+    assert math.hypot(cx - 99.5, cy - 99.5) < 1 and abs(side - 40) < 2
+    assert abs(math.remainder(math.degrees(angle), 90)) < 3
+
+
+def _squared(value: int, pips: list[Pip]):
+    """A face of `value` placed round (100, 100) by its body, holding the first of `pips`."""
+    return replace(fit_layout(pips[:1]), value=value, cx=100.0, cy=100.0, angle=0.0, pitch=PITCH,
+                   squared=True)
+
+
+def test_a_face_placed_by_its_body_takes_the_spots_on_its_slots_as_its_pips():
+    # a 2 on the other diagonal than the layout's, its pips drawn out by glare, and a letter beside it
+    spots = [_pip(100 + PITCH, 100 - PITCH, elongation=2.0), _pip(100 - PITCH, 100 + PITCH, elongation=2.0)]
+    pips, strays = _on_slots(_squared(2, spots), _marks(spots), spots)
+    assert set(pips) == set(spots) and strays == 0
+    letter = _pip(100 + 0.2 * PITCH, 100 - 0.9 * PITCH, solidity=0.6)
+    pips, strays = _on_slots(_squared(2, spots), _marks([*spots, letter]), [*spots, letter])
+    assert set(pips) == set(spots) and strays == 1
+    nothing = [_pip(100 + 0.4 * PITCH, 100 + 0.1 * PITCH)]  # nothing on a 4's slots: the face keeps its pip
+    assert _on_slots(_squared(4, nothing), _marks(nothing), nothing) == (tuple(nothing), 1)
+
+
+def test_a_face_placed_by_its_body_is_no_side_face_of_a_die_beside_it():
+    # a grey 4 beside a white 3: its pips are far smaller, as a side face's would be at a slant, but a
+    # square of its body's colour is a top face
+    three = fit_layout([_pip(60 + d * 1.5 * PITCH, 60 + d * 1.5 * PITCH) for d in (-1, 0, 1)])
+    small = [replace(_pip(100 + dx * PITCH, 100 + dy * PITCH), diameter=4.0)
+             for dx in (-1, 1) for dy in (-1, 1)]
+    four = replace(_squared(4, small), pips=tuple(small))
+    assert _same_die(replace(four, squared=False), three, GREY, WHITE)
+    assert not _same_die(four, three, GREY, WHITE)
