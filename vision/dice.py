@@ -596,7 +596,7 @@ def _one_per_die(frame: np.ndarray,
             if _side_face(k, k_body, fit, body):  # what was kept is this die's side face
                 kept[i] = (fit, conf, body)
                 break
-            if _same_die(fit, k, body, k_body) or _side_face(fit, body, k, k_body):
+            if _same_die(fit, k, body, k_body, frame) or _side_face(fit, body, k, k_body):
                 break
         else:
             kept.append((fit, conf, body))
@@ -768,7 +768,8 @@ OUT_OF_SCALE_LIGHT = 0.45  # ... for a white or grey face, which may be the grey
 SAME_DIE = 0.7  # two proposals whose centres are nearer than this many face sides lie on one die
 
 
-def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray) -> bool:
+def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray,
+              frame: np.ndarray | None = None) -> bool:
     """True when fit lies on the die whose top face is `top` (read with more confidence): on the face
     itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
     way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
@@ -790,8 +791,26 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
     squashed = more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
+    if squashed:
+        return True
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
-    return squashed or _plain_pip_size(fit) < 0.6 * _plain_pip_size(top)
+    if _plain_pip_size(fit) >= 0.6 * _plain_pip_size(top):
+        return False
+    # far smaller pips, but not squashed: a side face at a slant, unless its body is a square as large as
+    # its pips say (a grey die touching a white one)
+    return frame is None or not _on_a_square(frame, fit, body)
+
+
+def _on_a_square(frame: np.ndarray, fit: FaceFit, body: np.ndarray) -> bool:
+    """Whether a face of two or more pips lies on a square of its body's colour about its size: a top
+    face (a side face at a slant is a strip, or one region with its top face)."""
+    if len(fit.pips) < 2:
+        return False
+    face = _body_face(frame, fit.pips[0], body, BODY_REACH)
+    return face is not None and abs(face[2] / fit.side - 1) < SQUARED_SIZE
+
+
+SQUARED_SIZE = 0.25  # a body square this near a face's size (share of it) is that face's
 
 
 def _may_be_beside(side: int, top: int) -> bool:

@@ -477,3 +477,23 @@ def test_a_face_placed_by_its_body_is_no_side_face_of_a_die_beside_it():
     four = replace(_squared(4, small), pips=tuple(small))
     assert _same_die(replace(four, squared=False), three, GREY, WHITE)
     assert not _same_die(four, three, GREY, WHITE)
+
+
+def test_far_smaller_pips_beside_a_top_face_are_a_die_of_their_own_on_a_square_of_their_colour():
+    # a grey 2 touching a white 4: its pips are far smaller than the 4's, as a side face's would be at a
+    # slant; but its body is a square of its size, and a side face at a slant is a strip
+    frame = np.full((200, 200, 3), 60, np.uint8)
+    cv2.rectangle(frame, (77, 77), (122, 122), WHITE.tolist(), -1)
+    cv2.rectangle(frame, (123, 85), (153, 115), GREY.tolist(), -1)
+    four = [_pip(100 + dx * PITCH, 100 + dy * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
+    two = [replace(_pip(138 + d * 8, 100 + d * 8), diameter=4.0) for d in (-1, 1)]
+    for p in [*four, *two]:
+        cv2.circle(frame, (round(p.x), round(p.y)), round(p.diameter / 2), (20, 20, 20), -1)
+    top, grey = fit_layout(four), fit_layout(two)
+    assert _same_die(grey, top, GREY, WHITE)  # without the frame: taken for a side face
+    assert not _same_die(grey, top, GREY, WHITE, frame)
+    strip = frame.copy()  # the same pips on a strip of its colour: a side face at a slant
+    cv2.rectangle(strip, (123, 60), (153, 140), GREY.tolist(), -1)
+    for p in two:
+        cv2.circle(strip, (round(p.x), round(p.y)), round(p.diameter / 2), (20, 20, 20), -1)
+    assert _same_die(grey, top, GREY, WHITE, strip)

@@ -143,6 +143,13 @@ def test_a_grey_face_read_from_its_body_is_judged_by_its_best_pip():
     assert [d and (d.kind, d.value) for t, d in scene if t.kind == "grey"] == [("grey", 3)]
 
 
+def test_a_grey_die_touching_a_white_one_is_no_side_face_of_it():
+    # seed 193: a grey 2 against a white 4's corner; its pips are far smaller than the 4's, as a side
+    # face's at a slant would be, but it lies on a square of its own colour
+    scene = _read_scene(193)
+    assert [d and (d.kind, d.value) for t, d in scene if t.kind == "grey"] == [("grey", 2)]
+
+
 def test_a_5_joined_to_a_stronger_pip_of_a_touching_die_is_read():
     # seed 259: a green 5 above a black die, one of whose white pips joined the 5's group
     scene = _read_scene(259)
