@@ -791,13 +791,11 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
     squashed = more_squashed(fit.pips, top.pips)
     if squashed and len(fit.pips) > 1:  # one pip's axis says little (a glint bites it anywhere)
         squashed = drawn_across(fit.pips, math.atan2(fit.cy - top.cy, fit.cx - top.cx))
-    if squashed:
-        return True
     # not merely smaller (a grey die beside a d6), and the pip of a 1 is larger by design
-    if _plain_pip_size(fit) >= 0.6 * _plain_pip_size(top):
+    if not squashed and _plain_pip_size(fit) >= 0.6 * _plain_pip_size(top):
         return False
-    # far smaller pips, but not squashed: a side face at a slant, unless its body is a square as large as
-    # its pips say (a grey die touching a white one)
+    # pips squashed or far smaller: a side face at a slant, unless its body is a square as large as its
+    # pips say (a grey die touching a white one; glints bite pips, so they look squashed)
     return frame is None or not _on_a_square(frame, fit, body)
 
 

@@ -479,21 +479,27 @@ def test_a_face_placed_by_its_body_is_no_side_face_of_a_die_beside_it():
     assert not _same_die(four, three, GREY, WHITE)
 
 
-def test_far_smaller_pips_beside_a_top_face_are_a_die_of_their_own_on_a_square_of_their_colour():
-    # a grey 2 touching a white 4: its pips are far smaller than the 4's, as a side face's would be at a
-    # slant; but its body is a square of its size, and a side face at a slant is a strip
+def _touching(body: tuple[int, int, int, int], pips: list[Pip]) -> np.ndarray:
+    """A white top face at (100, 100), 46 px wide, and a region of GREY (x1, y1, x2, y2) beside it holding
+    `pips`, dark."""
     frame = np.full((200, 200, 3), 60, np.uint8)
     cv2.rectangle(frame, (77, 77), (122, 122), WHITE.tolist(), -1)
-    cv2.rectangle(frame, (123, 85), (153, 115), GREY.tolist(), -1)
-    four = [_pip(100 + dx * PITCH, 100 + dy * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
-    two = [replace(_pip(138 + d * 8, 100 + d * 8), diameter=4.0) for d in (-1, 1)]
-    for p in [*four, *two]:
+    cv2.rectangle(frame, body[:2], body[2:], GREY.tolist(), -1)
+    for p in pips:
         cv2.circle(frame, (round(p.x), round(p.y)), round(p.diameter / 2), (20, 20, 20), -1)
-    top, grey = fit_layout(four), fit_layout(two)
-    assert _same_die(grey, top, GREY, WHITE)  # without the frame: taken for a side face
-    assert not _same_die(grey, top, GREY, WHITE, frame)
-    strip = frame.copy()  # the same pips on a strip of its colour: a side face at a slant
-    cv2.rectangle(strip, (123, 60), (153, 140), GREY.tolist(), -1)
-    for p in two:
-        cv2.circle(strip, (round(p.x), round(p.y)), round(p.diameter / 2), (20, 20, 20), -1)
-    assert _same_die(grey, top, GREY, WHITE, strip)
+    return frame
+
+
+def test_pips_beside_a_top_face_on_a_square_of_their_colour_are_a_die_of_their_own():
+    # a grey 2 touching a white 4: its pips are far smaller than the 4's, or bitten by glints so they look
+    # squashed, as a side face's would at a slant; but its body is a square of its size, and a side face
+    # at a slant is a strip
+    four = [_pip(100 + dx * PITCH, 100 + dy * PITCH) for dx in (-1, 1) for dy in (-1, 1)]
+    top = fit_layout(four)
+    small = [replace(_pip(138 + d * 8, 100 + d * 8), diameter=4.0) for d in (-1, 1)]
+    squashed = [replace(p, diameter=6.0, elongation=1.8, axis=math.pi / 2) for p in small]  # across the way
+    for pips in (small, squashed):
+        grey = fit_layout(pips)
+        assert _same_die(grey, top, GREY, WHITE)  # without the frame: taken for a side face
+        assert not _same_die(grey, top, GREY, WHITE, _touching((123, 85, 153, 115), [*four, *pips]))
+        assert _same_die(grey, top, GREY, WHITE, _touching((123, 60, 153, 140), [*four, *pips]))  # a strip
