@@ -774,7 +774,9 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
     itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
     way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
     light ones are another die), showing a value a side face of `top` may show, on a body of the same
-    hue (bodies: BGR of `_body_colour`; a yellow die touching a white one is another die)."""
+    hue (bodies: BGR of `_body_colour`; a yellow die touching a white one is another die). A face on a
+    square of its body's colour is a top face: one placed by that square (`FaceFit.squared`), or, given
+    the BGR frame, one whose pips lie on such a square of its size (`_on_a_square`)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
