@@ -774,16 +774,13 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
     itself, or just beside it with pips of the same ink that are far smaller or more squashed, along the
     way from the top face (a side face, seen at a slant; a yellow die's dark pips beside a black die's
     light ones are another die), showing a value a side face of `top` may show, on a body of the same
-    hue (bodies: BGR of `_body_colour`; a yellow die touching a white one is another die). A face on a
-    square of its body's colour is a top face: one placed by that square (`FaceFit.squared`), or, given
-    the BGR frame, one whose pips lie on such a square of its size (`_on_a_square`)."""
+    hue (bodies: BGR of `_body_colour`; a yellow die touching a white one is another die), unless it lies
+    on a square of its body's colour (`_on_a_square`; frame: the BGR frame, to look for one)."""
     apart = math.hypot(fit.cx - top.cx, fit.cy - top.cy)
     # a 1's side is guessed from its pip: the other face's, measured by its pip spacing, says more
     measured = [f.side for f in (fit, top) if f.value > 1] or [fit.side, top.side]
     if apart < SAME_DIE * max(measured):
         return True
-    if fit.squared:
-        return False  # a square of its body's colour is a top face: a side face at a slant is no square
     if apart > SIDE_FACE_REACH * top.side or fit.pips[0].polarity != top.pips[0].polarity:
         return False  # far, or pips of another ink: a touching die of another colour
     if len(fit.pips) > 1 and not _may_be_beside(fit.value, top.value):
@@ -798,13 +795,16 @@ def _same_die(fit: FaceFit, top: FaceFit, body: np.ndarray, top_body: np.ndarray
         return False
     # pips squashed or far smaller: a side face at a slant, unless its body is a square as large as its
     # pips say (a grey die touching a white one; glints bite pips, so they look squashed)
-    return frame is None or not _on_a_square(frame, fit, body)
+    return not _on_a_square(frame, fit, body)
 
 
-def _on_a_square(frame: np.ndarray, fit: FaceFit, body: np.ndarray) -> bool:
-    """Whether a face of two or more pips lies on a square of its body's colour about its size: a top
-    face (a side face at a slant is a strip, or one region with its top face)."""
-    if len(fit.pips) < 2:
+def _on_a_square(frame: np.ndarray | None, fit: FaceFit, body: np.ndarray) -> bool:
+    """Whether a face lies on a square of its body's colour about its size: a top face (a side face at a
+    slant is a strip, or one region with its top face). A face placed by such a square does; one of two
+    or more pips is looked at in the frame, when given."""
+    if fit.squared:
+        return True
+    if frame is None or len(fit.pips) < 2:
         return False
     face = _body_face(frame, fit.pips[0], body, BODY_REACH)
     return face is not None and abs(face[2] / fit.side - 1) < SQUARED_SIZE
