@@ -43,7 +43,8 @@ from vision.faces import (
     in_shade,
     more_squashed,
 )
-from vision.pips import OPEN_KERNEL, Pip, find_pips
+from vision.pips import OPEN_KERNEL, WINDOW_PX, Pip, find_pips, local_contrast
+from vision.unsmear import unsmeared
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
 MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips
@@ -524,29 +525,8 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
         from vision.treehouse import find_treehouse
 
         symbols = [d for d in find_treehouse(frame, gray, treehouse, []) if d.confidence >= min_confidence]
-    # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
-    least = max(min_confidence, 0.01)
-    gated = []
-    levels = _levels(gray, frame)
-    for fits, marks, _ in levels:
-        for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
-            gate = _inside_frame(fit, width, height) * _pip_like(fit)
-            if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
-                gated.append((fit, gate, crowding, marks))
-    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _, _ in gated])
-    scored = []
-    for (fit, gate, crowding, _), p in zip(gated, probs, strict=True):
-        value = int(p[1:].argmax()) + 1
-        if fit.loose and value != len(fit.pips):
-            continue  # the pair is no face of its own
-        conf = float(p[value]) * gate
-        if conf >= min_confidence:
-            conf *= _uncluttered(fit, crowding, value)
-        if conf >= min_confidence:
-            scored.append((replace(fit, value=value), conf))
-    maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
-    scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
-    scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, *levels[0][1:])
+    scored, levels, maybe = _readings(frame, gray, faces, min_confidence)
+    scored += _unsmeared(frame, gray, faces, maybe, scored, min_confidence)
     # a light spot amid light glyphs (a key's letter on a keyboard) must be a sure 1; a light die's 1
     # seen at a slant has its side faces' squashed dark pips round it
     scored = [(f, c) for f, c in scored if f.value > 1 or len(f.pips) > 1 or f.pips[0].polarity < 0
@@ -582,6 +562,104 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
             dice.append(symbol)
     dice.sort(key=lambda d: -d.confidence)
     return dice
+
+
+def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_confidence: float,
+              second_looks: bool = True):
+    """(fit, confidence) of every face read at least min_confidence surely (several may lie on one die),
+    with the levels of `_levels` and the gated proposals (fit, gate, crowding, marks)."""
+    height, width = gray.shape[:2]
+    # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
+    least = max(min_confidence, 0.01)
+    gated = []
+    levels = _levels(gray, frame)
+    for fits, marks, _ in levels:
+        for fit, crowding in zip(fits, _crowding(fits, marks), strict=True):
+            gate = _inside_frame(fit, width, height) * _pip_like(fit)
+            if gate >= least and gate * _uncluttered(fit, crowding, 6) >= least:
+                gated.append((fit, gate, crowding, marks))
+    probs = faces.classify(gray, [(f.cx, f.cy, f.side, f.angle) for f, _, _, _ in gated])
+    scored = []
+    for (fit, gate, crowding, _), p in zip(gated, probs, strict=True):
+        value = int(p[1:].argmax()) + 1
+        if fit.loose and value != len(fit.pips):
+            continue  # the pair is no face of its own
+        conf = float(p[value]) * gate
+        if conf >= min_confidence:
+            conf *= _uncluttered(fit, crowding, value)
+        if conf >= min_confidence:
+            scored.append((replace(fit, value=value), conf))
+    maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
+    if second_looks:
+        scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
+        scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, *levels[0][1:])
+    return scored, levels, maybe
+
+
+SMEARED = 1.4  # pips of one face drawn out alike (`STREAKED`) at least this much are smeared by a move
+SMEAR_REACH = 4.0  # a smeared face is read again in a square reaching this many pip diameters round it
+LONGEST_SMEAR = 2.0  # smears are taken to be at most this many pip diameters long
+SMEAR_TRACE = 0.35  # a pip found once the smear is out is this share as dark (or light) in the smeared frame
+
+
+def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
+               gated: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
+               scored: list[tuple[FaceFit, float]], min_confidence: float) -> list[tuple[FaceFit, float]]:
+    """Faces of a die still sliding (or of a shaken camera) read again once the smear is taken out: clear
+    of every die read, a group of two or more pips drawn out along one axis tells the move's direction,
+    and how drawn out they are tells its length (a round pip of radius r smeared over L px has a variance
+    larger by L^2 / 12 along the move). Kept: whole faces of two or more pips, read surely, of about the
+    roll's size, each of whose pips shows in the smeared frame too. gated: as in `read_frame`."""
+    spaced = [f.side for f, _ in scored if f.value > 1]  # sides measured by pip spacing
+    if not spaced:
+        return []
+    usual = median(spaced)
+    read = [(f.cx, f.cy, f.side) for f, _ in scored]
+    looked: list[tuple[float, float, float]] = []
+    found: list[tuple[FaceFit, float]] = []
+    for fit, _, _, _ in gated:
+        if len(fit.pips) < 2 or _near(fit, looked, SAME_DIE):
+            continue
+        axis, agreement = common_axis(fit.pips)
+        drawn = median([p.elongation for p in fit.pips])
+        if agreement < STREAKED or drawn < SMEARED or _near(fit, read, SIDE_FACE_REACH):
+            continue  # (beside a die read, its side face's pips, squashed at a slant, look smeared)
+        looked.append((fit.cx, fit.cy, fit.side))
+        pip = median([p.diameter for p in fit.pips])
+        length = min(pip / 2 * math.sqrt(3 * (drawn ** 2 - 1)), LONGEST_SMEAR * pip)
+        for face, conf in _read_unsmeared(frame, gray, faces, fit, length, axis, SMEAR_REACH * pip + length,
+                                          max(min_confidence, SURE)):
+            whole = face.value == len(face.pips) > 1 and abs(face.side / usual - 1) < 1 - OUT_OF_SCALE
+            if whole and _near(face, [(fit.cx, fit.cy, face.side)], SAME_DIE) and not _near(face, read,
+                                                                                          SIDE_FACE_REACH):
+                found.append((face, conf))
+    return found
+
+
+def _read_unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, fit: FaceFit, length: float,
+                    axis: float, reach: float, least: float) -> list[tuple[FaceFit, float]]:
+    """The faces read (first looks only) in the square reaching `reach` px round fit once a smear of
+    `length` px along `axis` (rad) is taken out, in the frame's pixels; only faces each of whose pips
+    shows in the smeared frame too, SMEAR_TRACE as strong (the filter's ringing draws ghosts beside them)."""
+    height, width = gray.shape[:2]
+    x0, y0 = max(0, int(fit.cx - reach)), max(0, int(fit.cy - reach))
+    x1, y1 = min(width, int(fit.cx + reach) + 1), min(height, int(fit.cy + reach) + 1)
+    crop = unsmeared(frame[y0:y1, x0:x1], length, axis)
+    around = local_contrast(gray[y0:y1, x0:x1], WINDOW_PX)
+    again, _, _ = _readings(crop, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), faces, least, second_looks=False)
+    return [(_moved(face, x0, y0), conf) for face, conf in again
+            if all(around[int(p.y), int(p.x)] * p.polarity >= SMEAR_TRACE * p.contrast for p in face.pips)]
+
+
+def _near(fit: FaceFit, places: list[tuple[float, float, float]], sides: float) -> bool:
+    """Whether fit's centre lies within `sides` face sides of one of places (x, y, face side; px)."""
+    return any(math.hypot(fit.cx - x, fit.cy - y) < sides * side for x, y, side in places)
+
+
+def _moved(fit: FaceFit, dx: float, dy: float) -> FaceFit:
+    """fit moved by (dx, dy) px, its pips with it."""
+    pips = tuple(replace(p, x=p.x + dx, y=p.y + dy) for p in fit.pips)
+    return replace(fit, cx=fit.cx + dx, cy=fit.cy + dy, pips=pips)
 
 
 def _one_per_die(frame: np.ndarray,

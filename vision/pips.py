@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+WINDOW_PX = 25  # a spot's level is compared with the mean of a square this many px across round it
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
     return pips
 
 
-def find_pips(gray: np.ndarray, window_px: int = 25, threshold: int = 18, min_area: int = 10,
+def find_pips(gray: np.ndarray, window_px: int = WINDOW_PX, threshold: int = 18, min_area: int = 10,
               max_diameter_px: float = 26.0) -> list[Pip]:
     """Round blobs in `gray` that differ from their window_px surroundings by more than threshold."""
     diff = local_contrast(gray, window_px)
