@@ -565,9 +565,10 @@ def read_frame(frame: np.ndarray, treehouse=None, min_confidence: float = MIN_CO
 
 
 def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_confidence: float,
-              second_looks: bool = True):
-    """(fit, confidence) of every face read at least min_confidence surely (several may lie on one die),
-    with the levels of `_levels` and the gated proposals (fit, gate, crowding, marks)."""
+              second_looks: bool = True) -> tuple[list[tuple[FaceFit, float]], list, list]:
+    """(fit, confidence) of every face read at least min_confidence surely (several may lie on one die;
+    with second_looks, also those of `_at_usual_size` and `_from_bodies`), the levels of `_levels`, and
+    the gated proposals (fit, gate, crowding, marks) where the classifier did not surely see nothing."""
     height, width = gray.shape[:2]
     # what the spots' shapes already rule out (even as a 6) is not worth the classifier's time
     least = max(min_confidence, 0.01)
@@ -603,13 +604,14 @@ SMEAR_TRACE = 0.35  # a pip found once the smear is out is this share as dark (o
 
 
 def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
-               gated: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
+               maybe: list[tuple[FaceFit, float, np.ndarray, np.ndarray]],
                scored: list[tuple[FaceFit, float]], min_confidence: float) -> list[tuple[FaceFit, float]]:
     """Faces of a die still sliding (or of a shaken camera) read again once the smear is taken out: clear
     of every die read, a group of two or more pips drawn out along one axis tells the move's direction,
     and how drawn out they are tells its length (a round pip of radius r smeared over L px has a variance
     larger by L^2 / 12 along the move). Kept: whole faces of two or more pips, read surely, of about the
-    roll's size, each of whose pips shows in the smeared frame too. gated: as in `read_frame`."""
+    roll's size, each of whose pips shows in the smeared frame too. maybe: the proposals of `_readings`
+    where the classifier did not surely see nothing (it seldom does on a smear; most looks are saved)."""
     spaced = [f.side for f, _ in scored if f.value > 1]  # sides measured by pip spacing
     if not spaced:
         return []
@@ -617,7 +619,7 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     read = [(f.cx, f.cy, f.side) for f, _ in scored]
     looked: list[tuple[float, float, float]] = []
     found: list[tuple[FaceFit, float]] = []
-    for fit, _, _, _ in gated:
+    for fit, _, _, _ in maybe:
         if len(fit.pips) < 2 or _near(fit, looked, SAME_DIE):
             continue
         axis, agreement = common_axis(fit.pips)

@@ -22,8 +22,8 @@ def line_kernel(length: float, angle: float, size: int) -> np.ndarray:
     kernel = np.zeros((size, size), np.float32)
     c = (size - 1) / 2
     dx, dy = math.cos(angle) * length / 2, math.sin(angle) * length / 2
-    shift = 4  # sub-pixel ends: 1/16 px
-    ends = [(int(round((c + s * dx) * 16)), int(round((c + s * dy) * 16))) for s in (-1, 1)]
+    shift = 4  # the ends in 1/16 px
+    ends = [(round((c + s * dx) * (1 << shift)), round((c + s * dy) * (1 << shift))) for s in (-1, 1)]
     cv2.line(kernel, ends[0], ends[1], 1.0, 1, lineType=cv2.LINE_AA, shift=shift)
     return kernel / kernel.sum()
 
