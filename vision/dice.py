@@ -620,11 +620,11 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     looked: list[tuple[float, float, float]] = []
     found: list[tuple[FaceFit, float]] = []
     for fit, _, _, _ in maybe:
-        if len(fit.pips) < 2 or _near(fit, looked, SAME_DIE):
+        if len(fit.pips) < 2 or _near(fit.cx, fit.cy, looked, SAME_DIE):
             continue
         axis, agreement = common_axis(fit.pips)
         drawn = median([p.elongation for p in fit.pips])
-        if agreement < STREAKED or drawn < SMEARED or _near(fit, read, SIDE_FACE_REACH):
+        if agreement < STREAKED or drawn < SMEARED or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
             continue  # (beside a die read, its side face's pips, squashed at a slant, look smeared)
         looked.append((fit.cx, fit.cy, fit.side))
         pip = median([p.diameter for p in fit.pips])
@@ -632,8 +632,8 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
         for face, conf in _read_unsmeared(frame, gray, faces, fit, length, axis, SMEAR_REACH * pip + length,
                                           max(min_confidence, SURE)):
             whole = face.value == len(face.pips) > 1 and abs(face.side / usual - 1) < 1 - OUT_OF_SCALE
-            if whole and _near(face, [(fit.cx, fit.cy, face.side)], SAME_DIE) and not _near(face, read,
-                                                                                          SIDE_FACE_REACH):
+            streaked_here = _near(fit.cx, fit.cy, [(face.cx, face.cy, face.side)], SAME_DIE)
+            if whole and streaked_here and not _near(face.cx, face.cy, read, SIDE_FACE_REACH):
                 found.append((face, conf))
     return found
 
@@ -653,9 +653,10 @@ def _read_unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, 
             if all(around[int(p.y), int(p.x)] * p.polarity >= SMEAR_TRACE * p.contrast for p in face.pips)]
 
 
-def _near(fit: FaceFit, places: list[tuple[float, float, float]], sides: float) -> bool:
-    """Whether fit's centre lies within `sides` face sides of one of places (x, y, face side; px)."""
-    return any(math.hypot(fit.cx - x, fit.cy - y) < sides * side for x, y, side in places)
+def _near(x: float, y: float, places: list[tuple[float, float, float]], sides: float) -> bool:
+    """Whether (x, y) px lies within `sides` face sides of the centre of one of places (x, y, face side;
+    px): on a face read, or beside it."""
+    return any(math.hypot(x - px, y - py) < sides * side for px, py, side in places)
 
 
 def _moved(fit: FaceFit, dx: float, dy: float) -> FaceFit:
@@ -787,7 +788,7 @@ def _from_bodies(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
         pip = fit.pips[0]
         if pip.contrast < BODY_PIP_CONTRAST:
             continue
-        if any(math.hypot(pip.x - x, pip.y - y) < SAME_DIE * side for x, y, side in taken):
+        if _near(pip.x, pip.y, taken, SAME_DIE):
             continue
         face = _body_face(frame, pip, _body_colour(frame, fit), BODY_REACH)
         if face is None:
