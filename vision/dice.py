@@ -44,7 +44,7 @@ from vision.faces import (
     more_squashed,
 )
 from vision.pips import OPEN_KERNEL, WINDOW_PX, Pip, find_pips, local_contrast
-from vision.unsmear import unsmeared
+from vision.smear import unsmeared
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
 MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips

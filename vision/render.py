@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.smear import smear
 from vision.symbols import TREEHOUSE_FACES, draw_symbol
-from vision.variations import smear
 
 # style -> (body BGR, pip BGR, truth colour name, opacity of the body)
 STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int], str, float]] = {

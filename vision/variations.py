@@ -13,6 +13,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.smear import smear
+
 Box = tuple[int, int, int, int]
 Variation = Callable[[np.ndarray, list[Box]], tuple[np.ndarray, list[Box]]]
 
@@ -55,16 +57,6 @@ def _warm(image: np.ndarray, boxes: list[Box]) -> tuple[np.ndarray, list[Box]]:
 def _soft(sigma: float) -> Variation:
     """Out of focus: a Gaussian blur of sigma px (a fixed-focus camera set for farther away)."""
     return lambda image, boxes: (cv2.GaussianBlur(image, (0, 0), sigma), boxes)
-
-
-def smear(image: np.ndarray, length: int, degrees: float) -> np.ndarray:
-    """image smeared along a line of `length` px at `degrees` (motion blur: a die still sliding, a shaken
-    camera). The renderer draws its blurred scenes with it too."""
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0 / length
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
-    kernel = cv2.warpAffine(kernel, turn, (length, length))
-    return cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
 
 
 def _shaken(length: int, degrees: float) -> Variation:

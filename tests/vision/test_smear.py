@@ -1,4 +1,4 @@
-"""Taking a smear out of part of a frame (`vision.unsmear`): pips drawn out by a move come back round."""
+"""Smears along a line (`vision.smear`): drawn, and taken out again so that pips come back round."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 
 from vision.pips import find_pips
-from vision.unsmear import line_kernel, unsmeared
-from vision.variations import smear
+from vision.smear import line_kernel, smear, unsmeared
 
 
 def _pips_on_white() -> np.ndarray:
@@ -30,12 +29,12 @@ def _drawn_out(img: np.ndarray) -> float:
 
 
 def test_the_kernel_is_a_line_of_the_length_and_direction_asked():
-    kernel = line_kernel(9, math.radians(30), 15)
+    kernel = line_kernel(9, -30.0)
     assert abs(kernel.sum() - 1) < 1e-5
     ys, xs = np.nonzero(kernel > 0.02)
     length = math.hypot(xs.max() - xs.min(), ys.max() - ys.min())
     assert 7 <= length <= 11
-    # down and to the right in image rows (y grows downwards): the angle of atan2(dy, dx)
+    # turned clockwise on screen: down and to the right in image rows (y grows downwards)
     assert np.corrcoef(xs, ys)[0, 1] > 0.9
 
 
