@@ -609,9 +609,11 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     """Faces of a die still sliding (or of a shaken camera) read again once the smear is taken out: clear
     of every die read, a group of two or more pips drawn out along one axis tells the move's direction,
     and how drawn out they are tells its length (a round pip of radius r smeared over L px has a variance
-    larger by L^2 / 12 along the move). Kept: whole faces of two or more pips, read surely, of about the
-    roll's size, each of whose pips shows in the smeared frame too. maybe: the proposals of `_readings`
-    where the classifier did not surely see nothing (it seldom does on a smear; most looks are saved)."""
+    larger by L^2 / 12 along the move). r lies between half the streak's width and half its area's
+    diameter (which grows with the smear): the face is read at both lengths, and kept when what is read
+    agrees. Kept: whole faces of two or more pips, read surely, of about the roll's size, each of whose
+    pips shows in the smeared frame too. maybe: the proposals of `_readings` where the classifier did not
+    surely see nothing (it seldom does on a smear; most looks are saved)."""
     spaced = [f.side for f, _ in scored if f.value > 1]  # sides measured by pip spacing
     if not spaced:
         return []
@@ -627,14 +629,19 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
         if agreement < STREAKED or drawn < SMEARED or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
             continue  # (beside a die read, its side face's pips, squashed at a slant, look smeared)
         looked.append((fit.cx, fit.cy, fit.side))
-        pip = median([p.diameter for p in fit.pips])
-        length = min(pip / 2 * math.sqrt(3 * (drawn ** 2 - 1)), LONGEST_SMEAR * pip)
-        for face, conf in _read_unsmeared(frame, gray, faces, fit, length, axis, SMEAR_REACH * pip + length,
-                                          max(min_confidence, SURE)):
-            whole = face.value == len(face.pips) > 1 and abs(face.side / usual - 1) < 1 - OUT_OF_SCALE
-            streaked_here = _near(fit.cx, fit.cy, [(face.cx, face.cy, face.side)], SAME_DIE)
-            if whole and streaked_here and not _near(face.cx, face.cy, read, SIDE_FACE_REACH):
-                found.append((face, conf))
+        pip = median([p.diameter for p in fit.pips])  # of a disc as large as the streak
+        across = median([p.diameter / math.sqrt(p.elongation) for p in fit.pips])  # the streak's width
+        here = []
+        for width in (across, pip):
+            length = min(width / 2 * math.sqrt(3 * (drawn ** 2 - 1)), LONGEST_SMEAR * pip)
+            for face, conf in _read_unsmeared(frame, gray, faces, fit, length, axis,
+                                              SMEAR_REACH * pip + length, max(min_confidence, SURE)):
+                whole = face.value == len(face.pips) > 1 and abs(face.side / usual - 1) < 1 - OUT_OF_SCALE
+                streaked_here = _near(fit.cx, fit.cy, [(face.cx, face.cy, face.side)], SAME_DIE)
+                if whole and streaked_here and not _near(face.cx, face.cy, read, SIDE_FACE_REACH):
+                    here.append((face, conf))
+        if len({face.value for face, _ in here}) == 1:  # (two readings of one face at two lengths)
+            found.append(max(here, key=lambda fc: fc[1]))
     return found
 
 

@@ -4,6 +4,7 @@ import csv
 from collections import defaultdict
 
 import cv2
+import pytest
 
 from vision.bench import Label, match
 from vision.dice import read_crop, read_dice
@@ -117,12 +118,14 @@ def test_the_body_of_a_die_read_already_is_not_looked_at_again(datasets):
     assert [d and d.value for d in paired] == [lab.value for lab in labels] and extra == []
 
 
-def test_a_die_still_sliding_is_read_once_its_smear_is_out(datasets):
-    """A die photographed while it slid: its pips are streaks, and the classifier did not know the face."""
+@pytest.mark.parametrize("name", ["Train_three_29.jpg", "Train_two_23.jpg"])
+def test_a_die_still_sliding_is_read_once_its_smear_is_out(datasets, name):
+    """A die photographed while it slid: its pips are streaks, and the classifier did not know the face.
+    two_23's smear is shorter than its streaks' areas say (it is read at the length their widths give)."""
     folder = datasets / "wood-white-train"
-    image = cv2.imread(str(folder / "images" / "Train_three_29.jpg"))
-    paired, extra = match(_labels(folder)["Train_three_29.jpg"], read_dice(image))
-    assert [d and d.value for d in paired] == [3, 3, 3] and not extra
+    labels = _labels(folder)[name]
+    paired, extra = match(labels, read_dice(cv2.imread(str(folder / "images" / name))))
+    assert [d and d.value for d in paired] == [lab.value for lab in labels] and not extra
 
 
 def test_dice_of_a_shaken_camera_are_read_once_the_smear_is_out(datasets):
