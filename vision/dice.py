@@ -586,6 +586,11 @@ def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_co
         if fit.loose and value != len(fit.pips):
             continue  # the pair is no face of its own
         conf = float(p[value]) * gate
+        # streaks look like a 6's columns: where the classifier is unsure of a smeared face of four or more
+        # pips, and a slot its value adds to them is plain, the pips tell the value (as sure as it is a face)
+        if (value != fit.value == len(fit.pips) >= 4 and p[value] < SURE and _smeared(fit)
+                and _slots_blank(gray, fit, value)):
+            value, conf = fit.value, float(1 - p[0]) * gate
         if conf >= min_confidence:
             conf *= _uncluttered(fit, crowding, value)
         if conf >= min_confidence:
@@ -595,6 +600,36 @@ def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_co
         scored += _at_usual_size(gray, faces, maybe, scored, min_confidence)
         scored += _from_bodies(frame, gray, faces, gated, scored, min_confidence, *levels[0][1:])
     return scored, levels, maybe
+
+
+def _smeared(fit: FaceFit) -> bool:
+    """Whether a face's pips are drawn out alike along one axis (`STREAKED`, `SMEARED`): smeared by a move."""
+    _, agreement = common_axis(fit.pips)
+    return agreement >= STREAKED and median([p.elongation for p in fit.pips]) >= SMEARED
+
+
+def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
+    """Whether the face of `value` laid on fit (turned either way) has a pip slot that fit's pips leave
+    empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips."""
+    c, s = math.cos(fit.angle), math.sin(fit.angle)
+    reach = int(2 * fit.side)
+    x0, y0 = max(0, int(fit.cx) - reach), max(0, int(fit.cy) - reach)
+    around = local_contrast(gray[y0:y0 + 2 * reach, x0:x0 + 2 * reach], WINDOW_PX)
+    strength = median([p.contrast for p in fit.pips])
+    polarity = fit.pips[0].polarity
+
+    def plain(x: float, y: float) -> bool:
+        row, col = int(y) - y0, int(x) - x0
+        inside = 0 <= row < around.shape[0] and 0 <= col < around.shape[1]
+        return inside and around[row, col] * polarity < SMEAR_TRACE * strength
+
+    for slots in (LAYOUT[value], LAYOUT[value][:, ::-1] * (1, -1)):
+        places = [(fit.cx + u * c - v * s, fit.cy + u * s + v * c) for u, v in slots * fit.pitch]
+        empty = [(x, y) for x, y in places
+                 if all(math.hypot(x - p.x, y - p.y) >= ON_SLOT * fit.pitch for p in fit.pips)]
+        if not any(plain(x, y) for x, y in empty):
+            return False
+    return True
 
 
 SMEARED = 1.4  # pips of one face drawn out alike (`STREAKED`) at least this much are smeared by a move
@@ -624,11 +659,11 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     for fit, _, _, _ in maybe:
         if len(fit.pips) < 2 or _near(fit.cx, fit.cy, looked, SAME_DIE):
             continue
-        axis, agreement = common_axis(fit.pips)
-        drawn = median([p.elongation for p in fit.pips])
-        if agreement < STREAKED or drawn < SMEARED or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
+        if not _smeared(fit) or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
             continue  # (beside a die read, its side face's pips, squashed at a slant, look smeared)
         looked.append((fit.cx, fit.cy, fit.side))
+        axis, _ = common_axis(fit.pips)
+        drawn = median([p.elongation for p in fit.pips])
         pip = median([p.diameter for p in fit.pips])  # of a disc as large as the streak
         across = median([p.diameter / math.sqrt(p.elongation) for p in fit.pips])  # the streak's width
         here = []
