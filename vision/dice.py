@@ -85,9 +85,7 @@ def _body_colour(frame: np.ndarray, fit: FaceFit) -> np.ndarray:
         points = [(p.x + r * math.cos(a), p.y + r * math.sin(a))
                   for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)]
     else:
-        c, s, half = math.cos(fit.angle), math.sin(fit.angle), fit.pitch / 2
-        points = [(fit.cx + half * (u * c - v * s), fit.cy + half * (u * s + v * c))
-                  for u in (-1, 1) for v in (-1, 1)]
+        points = [_frame_point(fit, u, v) for u in (-0.5, 0.5) for v in (-0.5, 0.5)]
     samples = [frame[int(round(y)), int(round(x))] for x, y in points
                if 0 <= x < w - 0.5 and 0 <= y < h - 0.5]
     return np.median(np.array(samples, np.float32), axis=0) if samples else np.zeros(3, np.float32)
@@ -465,6 +463,12 @@ def _face_frame(x: np.ndarray, y: np.ndarray, cx: float | np.ndarray, cy: float 
     return dx * c + dy * s, -dx * s + dy * c
 
 
+def _frame_point(fit: FaceFit, u: float, v: float) -> tuple[float, float]:
+    """The frame's point (px) at (u, v) pitches from fit's centre along its edges: `_face_frame` undone."""
+    c, s = math.cos(fit.angle), math.sin(fit.angle)
+    return fit.cx + fit.pitch * (u * c - v * s), fit.cy + fit.pitch * (u * s + v * c)
+
+
 def _uncluttered(fit: FaceFit, crowding: np.ndarray, value: int) -> float:
     """1 when the face holds no strong marks but the pips of `value`; less for each other one. A die's
     face is plain around its pips, while printed text has letters all round the dots it lends a 'face'.
@@ -610,8 +614,8 @@ def _smeared(fit: FaceFit) -> bool:
 
 def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
     """Whether the face of `value` laid on fit (turned either way) has a pip slot that fit's pips leave
-    empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips."""
-    c, s = math.cos(fit.angle), math.sin(fit.angle)
+    empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips. (A value
+    whose slots fit's pips all fill, fewer pips than found, has no such slot.)"""
     reach = int(2 * fit.side)
     x0, y0 = max(0, int(fit.cx) - reach), max(0, int(fit.cy) - reach)
     around = local_contrast(gray[y0:y0 + 2 * reach, x0:x0 + 2 * reach], WINDOW_PX)
@@ -624,7 +628,7 @@ def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
         return inside and around[row, col] * polarity < SMEAR_TRACE * strength
 
     for slots in (LAYOUT[value], LAYOUT[value][:, ::-1] * (1, -1)):
-        places = [(fit.cx + u * c - v * s, fit.cy + u * s + v * c) for u, v in slots * fit.pitch]
+        places = [_frame_point(fit, u, v) for u, v in slots]
         empty = [(x, y) for x, y in places
                  if all(math.hypot(x - p.x, y - p.y) >= ON_SLOT * fit.pitch for p in fit.pips)]
         if not any(plain(x, y) for x, y in empty):
