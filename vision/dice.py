@@ -592,7 +592,7 @@ def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_co
         conf = float(p[value]) * gate
         # streaks look like a 6's columns: where the classifier is unsure of a smeared face of four or more
         # pips, and a slot its value adds to them is plain, the pips tell the value (as sure as it is a face)
-        if (value != fit.value == len(fit.pips) >= 4 and p[value] < SURE and _smeared(fit)
+        if (value != fit.value == len(fit.pips) >= 4 and p[value] < SURE and _streak(fit)
                 and _slots_blank(gray, fit, value)):
             value, conf = fit.value, float(1 - p[0]) * gate
         if conf >= min_confidence:
@@ -606,10 +606,12 @@ def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_co
     return scored, levels, maybe
 
 
-def _smeared(fit: FaceFit) -> bool:
-    """Whether a face's pips are drawn out alike along one axis (`STREAKED`, `SMEARED`): smeared by a move."""
-    _, agreement = common_axis(fit.pips)
-    return agreement >= STREAKED and median([p.elongation for p in fit.pips]) >= SMEARED
+def _streak(fit: FaceFit) -> tuple[float, float] | None:
+    """The common axis (rad) and median elongation of a face's pips when they are drawn out alike along
+    one axis (`STREAKED`, `SMEARED`): smeared by a move. None when they are not."""
+    axis, agreement = common_axis(fit.pips)
+    drawn = median([p.elongation for p in fit.pips])
+    return (axis, drawn) if agreement >= STREAKED and drawn >= SMEARED else None
 
 
 def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
@@ -663,11 +665,11 @@ def _unsmeared(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier,
     for fit, _, _, _ in maybe:
         if len(fit.pips) < 2 or _near(fit.cx, fit.cy, looked, SAME_DIE):
             continue
-        if not _smeared(fit) or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
+        streak = _streak(fit)
+        if streak is None or _near(fit.cx, fit.cy, read, SIDE_FACE_REACH):
             continue  # (beside a die read, its side face's pips, squashed at a slant, look smeared)
         looked.append((fit.cx, fit.cy, fit.side))
-        axis, _ = common_axis(fit.pips)
-        drawn = median([p.elongation for p in fit.pips])
+        axis, drawn = streak
         pip = median([p.diameter for p in fit.pips])  # of a disc as large as the streak
         across = median([p.diameter / math.sqrt(p.elongation) for p in fit.pips])  # the streak's width
         here = []
