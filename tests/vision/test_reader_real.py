@@ -128,29 +128,32 @@ def test_a_die_still_sliding_is_read_once_its_smear_is_out(datasets, name):
     assert [d and d.value for d in paired] == [lab.value for lab in labels] and not extra
 
 
+def _read_at(datasets, name: str, box: tuple[int, int, int, int], vary: str | None = None):
+    """The die read at one labelled box of a wood photo (None if missed), under a variation if named, its
+    label's value, and the false dice of the photo."""
+    folder = datasets / "wood-white-train"
+    labels = _labels(folder)[name]
+    image = cv2.imread(str(folder / "images" / name))
+    if vary:
+        image, _ = VARIATIONS[vary](image, [])
+    paired, extra = match(labels, read_dice(image))
+    [(label, die)] = [(lab, d) for lab, d in zip(labels, paired, strict=True) if lab.box == box]
+    return die, label.value, extra
+
+
 def test_dice_of_a_shaken_camera_are_read_once_the_smear_is_out(datasets):
     """Dice smeared 9 px as a shaken camera does (`--vary shaken`), missed before the smear was taken out."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name, box in (("Train_five_34.jpg", (200, 292, 245, 332)), ("Train_four_42.jpg", (96, 158, 134, 190)),
                       ("Train_six_46.jpg", (227, 173, 267, 215))):
-        image, _ = VARIATIONS["shaken"](cv2.imread(str(folder / "images" / name)), [])
-        paired, extra = match(rows[name], read_dice(image))
-        [die] = [d for lab, d in zip(rows[name], paired, strict=True) if lab.box == box]
-        assert die is not None and die.value == rows[name][0].value and not extra, name
+        die, value, extra = _read_at(datasets, name, box, "shaken")
+        assert die is not None and die.value == value and not extra, name
 
 
 def test_a_smeared_face_is_read_by_its_pips_where_the_classifier_is_unsure(datasets):
     """four_50's die (181, 162, 217, 198) slid: its 4 pips are streaks, and the classifier, unsure, read
     a 6. Where a 6's middle pips would lie the face is plain, so it is a 4. Under `--vary shaken`,
     five_44's 5 has its centre pip missed by the pip finder, but the centre is dark: it stays a 5."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name, box, vary in (("Train_four_50.jpg", (181, 162, 217, 198), None),
                             ("Train_five_44.jpg", (248, 339, 278, 372), "shaken")):
-        image = cv2.imread(str(folder / "images" / name))
-        if vary:
-            image, _ = VARIATIONS[vary](image, [])
-        paired, _ = match(rows[name], read_dice(image))
-        [die] = [d for lab, d in zip(rows[name], paired, strict=True) if lab.box == box]
-        assert die is not None and die.value == rows[name][0].value, name
+        die, value, _ = _read_at(datasets, name, box, vary)
+        assert die is not None and die.value == value, name
