@@ -438,16 +438,22 @@ def _strong_on_face(fits: list[FaceFit], marks: np.ndarray) -> tuple[np.ndarray,
 ON_SLOT = 0.45  # a mark this near (pitches) one of a layout's pip slots is that pip
 
 
+def _turns(value: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pip slots (pitches) of value's layout and of it turned a quarter (those of 2, 3 and 6 are not
+    square, and a fit's angle is known only up to a quarter turn)."""
+    return LAYOUT[value], LAYOUT[value][:, ::-1] * (1, -1)
+
+
 def _on_slots(fit: FaceFit, marks: np.ndarray, spots: list[Pip]) -> tuple[tuple[Pip, ...], int]:
-    """The spots (rows of marks) that lie on the pip slots of a face's value, turned either way (the
-    layouts of 2, 3 and 6 are not square), or fit's own pips if none do; and how many strong marks on
+    """The spots (rows of marks) that lie on the pip slots of a face's value, turned either way
+    (`_turns`), or fit's own pips if none do; and how many strong marks on
     the face (`_strong_on_face`) lie on no slot. For a face placed by its body: its pips are what lies
     on its slots, whatever their shapes (glare draws them out), and only the rest is clutter."""
     inside, u, v = _strong_on_face([fit], marks)
     index = np.flatnonzero(inside[0])
     at = np.stack([u[0, index], v[0, index]], axis=1) / fit.pitch
     on, strays = index[:0], len(index)
-    for slots in (LAYOUT[fit.value], LAYOUT[fit.value][:, ::-1] * (1, -1)):
+    for slots in _turns(fit.value):
         near = np.hypot(*(at[:, None, :] - slots[None, :, :]).transpose(2, 0, 1)).min(axis=1) < ON_SLOT
         if int((~near).sum()) < strays:
             on, strays = index[near], int((~near).sum())
@@ -615,9 +621,9 @@ def _streak(fit: FaceFit) -> tuple[float, float] | None:
 
 
 def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
-    """Whether the face of `value` laid on fit (turned either way) has a pip slot that fit's pips leave
-    empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips. (A value
-    whose slots fit's pips all fill, fewer pips than found, has no such slot.)"""
+    """Whether the face of `value` laid on fit, turned either way (`_turns`), has a pip slot that fit's
+    pips leave empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips.
+    (A value whose slots fit's pips all fill, fewer pips than found, has no such slot.)"""
     reach = int(2 * fit.side)
     x0, y0 = max(0, int(fit.cx) - reach), max(0, int(fit.cy) - reach)
     around = local_contrast(gray[y0:y0 + 2 * reach, x0:x0 + 2 * reach], WINDOW_PX)
@@ -629,7 +635,7 @@ def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
         inside = 0 <= row < around.shape[0] and 0 <= col < around.shape[1]
         return inside and around[row, col] * polarity < SMEAR_TRACE * strength
 
-    for slots in (LAYOUT[value], LAYOUT[value][:, ::-1] * (1, -1)):
+    for slots in _turns(value):
         places = [_frame_point(fit, u, v) for u, v in slots]
         empty = [(x, y) for x, y in places
                  if all(math.hypot(x - p.x, y - p.y) >= ON_SLOT * fit.pitch for p in fit.pips)]
