@@ -27,7 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import crop_proposal, propose_faces
+from vision import bench
+from vision.dice import crop_proposal, propose_faces, read_dice
 from vision.faceclass import CLASSES, PATCH, face_patch
 
 POSITIVE = 0.3  # a proposal this close to a die's centre (in face sides) shows that die
@@ -112,13 +113,9 @@ def render_samples(out: Samples, rng: np.random.Generator, scenes: int, copies: 
 
 def labelled_photos(folder: Path) -> dict[str, list[tuple[float, float, int]]]:
     """image name -> its dice (centre x, centre y, value) from a labels.csv folder."""
-    rows: dict[str, list[tuple[float, float, int]]] = defaultdict(list)
-    with open(folder / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            x = (int(row["x1"]) + int(row["x2"])) / 2
-            y = (int(row["y1"]) + int(row["y2"])) / 2
-            rows[row["image"]].append((x, y, int(row["value"])))
-    return dict(sorted(rows.items()))
+    return {name: [((x1 + x2) / 2, (y1 + y2) / 2, label.value) for label in labels
+                   for x1, y1, x2, y2 in [label.box]]
+            for name, labels in sorted(bench.folder_labels(folder).items())}
 
 
 def crop_rows(folder: Path) -> list[dict[str, str]]:
@@ -246,9 +243,6 @@ def save(params: dict[str, np.ndarray], path: Path) -> None:
 
 
 def _held_out_figures(held: dict, faces, log=print) -> None:
-    from vision import bench
-    from vision.dice import read_dice
-
     for folder, names in held["photos"].items():
         labels = bench.folder_labels(folder)
         tally = bench.Tally()

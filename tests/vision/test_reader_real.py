@@ -1,26 +1,22 @@
 """The dice reader on a sample of the real labelled photos (read from ../shared/datasets)."""
 
 import csv
-from collections import defaultdict
 
 import cv2
 import pytest
 
-from vision.bench import Label, match
+from vision.bench import Label, folder_labels, match
 from vision.dice import read_crop, read_dice
 from vision.variations import VARIATIONS
 
 
 def test_wood_photos_sample(datasets):
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
-    names = sorted(rows)[::8]  # every 8th photo: all six values, about 40 photos
+    names = sorted(folder_labels(datasets / "wood-white-train"))[::8]  # all six values, about 40 photos
     right = total = whole = false_dice = 0
     for name in names:
-        image = cv2.imread(str(folder / "images" / name))
-        paired, extra = match(rows[name], read_dice(image))
+        labels, paired, extra = _read_photo(datasets, name)
         total += len(paired)
-        good = sum(d is not None and d.value == lab.value for lab, d in zip(rows[name], paired, strict=True))
+        good = sum(d is not None and d.value == lab.value for lab, d in zip(labels, paired, strict=True))
         right += good
         whole += good == len(paired) and not extra
         false_dice += len(extra)
@@ -29,54 +25,50 @@ def test_wood_photos_sample(datasets):
     assert false_dice / len(names) <= 0.15
 
 
-def _labels(folder) -> dict[str, list[Label]]:
-    rows = defaultdict(list)
-    with open(folder / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            box = tuple(int(row[k]) for k in ("x1", "y1", "x2", "y2"))
-            rows[row["image"]].append(Label(int(row["value"]), box))
-    return rows
+def _read_photo(datasets, name: str, vary: str | None = None):
+    """A wood photo's labels (boxes moved by the variation, if one is named), the dice read paired with
+    them (None where missed; `match`), and the false dice."""
+    folder = datasets / "wood-white-train"
+    labels = folder_labels(folder)[name]
+    image = cv2.imread(str(folder / "images" / name))
+    if vary:
+        image, boxes = VARIATIONS[vary](image, [lab.box for lab in labels])
+        labels = [Label(lab.value, box) for lab, box in zip(labels, boxes, strict=True)]
+    paired, extra = match(labels, read_dice(image))
+    return labels, paired, extra
 
 
 def test_side_faces_seen_at_a_slant_are_not_dice(datasets):
     """Photos where a die's shaded side face shows its pips next to its top face."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name in ("Train_dice_46.jpg", "Train_four_15.jpg", "Train_two_15.jpg", "Train_two_44.jpg",
                  "Train_two_29.jpg"):
-        paired, extra = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
+        labels, paired, extra = _read_photo(datasets, name)
         assert not extra, name
         assert sum(d is not None for d in paired) >= len(paired) - 1, name  # two_29 has a die too slanted
-        assert all(d is None or d.value == lab.value for lab, d in zip(rows[name], paired, strict=True)), name
+        assert all(d is None or d.value == lab.value for lab, d in zip(labels, paired, strict=True)), name
 
 
 def test_top_faces_whose_pips_join_a_side_face_are_read(datasets):
     """Photos where the pips of a top face were grouped with those of side faces and touching dice."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name in ("Train_six_30.jpg", "Train_three_43.jpg", "Train_four_45.jpg"):
-        paired, _ = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
-        assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
+        labels, paired, _ = _read_photo(datasets, name)
+        assert [d and d.value for d in paired] == [lab.value for lab in labels], name
 
 
 def test_a_1_beside_a_pip_of_its_side_face_is_a_1(datasets):
     """Oblique 1s: the pip of a side face, squashed and in shade, made a 2 with the 1's pip."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name in ("Train_dice_18.jpg", "Train_dice_21.jpg"):
-        paired, _ = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
-        assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
+        labels, paired, _ = _read_photo(datasets, name)
+        assert [d and d.value for d in paired] == [lab.value for lab in labels], name
 
 
 def test_a_laptop_key_s_letter_is_not_a_black_die_s_1(datasets):
     """Photos with a laptop's keyboard at the edge: a dark key with one light letter looked like a black
     die showing 1; the letters of the keys round it say it is a key."""
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
     for name in ("Train_five_36.jpg", "Train_six_50.jpg"):
-        paired, extra = match(rows[name], read_dice(cv2.imread(str(folder / "images" / name))))
+        labels, paired, extra = _read_photo(datasets, name)
         assert extra == [], name
-        assert [d and d.value for d in paired] == [lab.value for lab in rows[name]], name
+        assert [d and d.value for d in paired] == [lab.value for lab in labels], name
 
 
 def test_casino_crops_sample(datasets):
@@ -91,8 +83,6 @@ def test_casino_crops_sample(datasets):
 
 
 def test_a_corrupt_image_file_is_a_clear_error(tmp_path):
-    import pytest
-
     from vision.errors import ImageReadError
     from vision.images import load_image
 
@@ -107,14 +97,7 @@ def test_a_corrupt_image_file_is_a_clear_error(tmp_path):
 def test_the_body_of_a_die_read_already_is_not_looked_at_again(datasets):
     """A 1 seen at a slant, smaller: the body round its side face's pip is the whole die, top and side
     faces, and read as a 2. A die is read there already."""
-    from vision.variations import VARIATIONS
-
-    folder = datasets / "wood-white-train"
-    rows = _labels(folder)
-    image, boxes = VARIATIONS["smaller"](cv2.imread(str(folder / "images" / "Train_dice_43.jpg")),
-                                         [lab.box for lab in rows["Train_dice_43.jpg"]])
-    labels = [Label(lab.value, box) for lab, box in zip(rows["Train_dice_43.jpg"], boxes, strict=True)]
-    paired, extra = match(labels, read_dice(image))
+    labels, paired, extra = _read_photo(datasets, "Train_dice_43.jpg", "smaller")
     assert [d and d.value for d in paired] == [lab.value for lab in labels] and extra == []
 
 
@@ -122,23 +105,16 @@ def test_the_body_of_a_die_read_already_is_not_looked_at_again(datasets):
 def test_a_die_still_sliding_is_read_once_its_smear_is_out(datasets, name):
     """A die photographed while it slid: its pips are streaks, and the classifier did not know the face.
     two_23's smear is shorter than its streaks' areas say (it is read at the length their widths give)."""
-    folder = datasets / "wood-white-train"
-    labels = _labels(folder)[name]
-    paired, extra = match(labels, read_dice(cv2.imread(str(folder / "images" / name))))
+    labels, paired, extra = _read_photo(datasets, name)
     assert [d and d.value for d in paired] == [lab.value for lab in labels] and not extra
 
 
 def _read_at(datasets, name: str, box: tuple[int, int, int, int], vary: str | None = None):
     """The die read at one labelled box of a wood photo (None if missed), under a variation if named, its
     label's value, and the false dice of the photo."""
-    folder = datasets / "wood-white-train"
-    labels = _labels(folder)[name]
-    image = cv2.imread(str(folder / "images" / name))
-    if vary:
-        image, _ = VARIATIONS[vary](image, [])
-    paired, extra = match(labels, read_dice(image))
-    [(label, die)] = [(lab, d) for lab, d in zip(labels, paired, strict=True) if lab.box == box]
-    return die, label.value, extra
+    [at] = [i for i, lab in enumerate(folder_labels(datasets / "wood-white-train")[name]) if lab.box == box]
+    labels, paired, extra = _read_photo(datasets, name, vary)
+    return paired[at], labels[at].value, extra
 
 
 def test_dice_of_a_shaken_camera_are_read_once_the_smear_is_out(datasets):
@@ -164,9 +140,7 @@ def test_a_face_read_where_its_pips_would_be_plain_is_not_a_die(datasets):
     4 at 0.61 (a grey die between the two 6s). Where that 4's other pips would lie, corner to corner or
     side by side, the face is plain. Under `--vary shaken`, four_49's 4 is read through such a pair too,
     and its other pips are there side by side: it stays a 4."""
-    folder = datasets / "wood-white-train"
-    labels = _labels(folder)["Train_six_20.jpg"]
-    paired, extra = match(labels, read_dice(cv2.imread(str(folder / "images" / "Train_six_20.jpg"))))
+    labels, paired, extra = _read_photo(datasets, "Train_six_20.jpg")
     assert [d and d.value for d in paired] == [lab.value for lab in labels] and not extra
     die, value, _ = _read_at(datasets, "Train_four_49.jpg", (420, 81, 460, 113), "shaken")
     assert die is not None and die.value == value
