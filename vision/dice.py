@@ -603,10 +603,7 @@ def _readings(frame: np.ndarray, gray: np.ndarray, faces: FaceClassifier, min_co
             value, conf = fit.value, float(1 - p[0]) * gate
         if conf >= min_confidence:
             conf *= _uncluttered(fit, crowding, value)
-        # unsure of another value than the pips', it may put pips where the face is plain (two pips of a side
-        # face fitted as a small 2 and read as the 4 they are part of): laid on them either way, it is no face
-        if conf >= min_confidence and not (value != fit.value and len(fit.pips) > 1 and p[value] < SURE
-                                           and _plain_however_laid(gray, fit, value)):
+        if conf >= min_confidence:
             scored.append((replace(fit, value=value), conf))
     maybe = [g for g, p in zip(gated, probs, strict=True) if p[0] < NOTHING_THERE]
     if second_looks:
@@ -623,46 +620,20 @@ def _streak(fit: FaceFit) -> tuple[float, float] | None:
     return (axis, drawn) if agreement >= STREAKED and drawn >= SMEARED else None
 
 
-def _plain_however_laid(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
-    """Whether the face of `value` has a plain slot (`_slots_blank`) however it lies on fit's pips
-    (`_laid`)."""
-    return all(_slots_blank(gray, f, value, give) for f, give in _laid(fit))
-
-
-def _laid(fit: FaceFit) -> list[tuple[FaceFit, float]]:
-    """The ways a face may lie on fit's pips, each with how far (pitches) its slots may be off: as fitted
-    (not at all), and for two pips also side by side (an edge of a larger face, either side of them, not
-    corner to corner): guessed from two pips, its far slots are off by the face's perspective."""
-    if len(fit.pips) != 2:
-        return [(fit, 0.0)]
-    a, b = fit.pips
-    pitch = math.hypot(b.x - a.x, b.y - a.y) / 2
-    angle = math.atan2(b.y - a.y, b.x - a.x)
-    mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
-    nx, ny = -math.sin(angle) * pitch, math.cos(angle) * pitch
-    return [(fit, 0.0), *((replace(fit, cx=mx + k * nx, cy=my + k * ny, angle=angle, pitch=pitch), SLOT_GIVE)
-                          for k in (1, -1))]
-
-
-def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int, give: float = 0.0) -> bool:
+def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int) -> bool:
     """Whether the face of `value` laid on fit, turned either way (`_turns`), has a pip slot that fit's
-    pips leave empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips
-    anywhere within `give` pitches of it. (A value whose slots fit's pips all fill, fewer pips than found,
-    has no such slot.)"""
+    pips leave empty and that is plain in the frame: not SMEAR_TRACE as dark (or light) as fit's pips.
+    (A value whose slots fit's pips all fill, fewer pips than found, has no such slot.)"""
     reach = int(2 * fit.side)
     x0, y0 = max(0, int(fit.cx) - reach), max(0, int(fit.cy) - reach)
     around = local_contrast(gray[y0:y0 + 2 * reach, x0:x0 + 2 * reach], WINDOW_PX)
     strength = median([p.contrast for p in fit.pips])
     polarity = fit.pips[0].polarity
 
-    off = int(round(give * fit.pitch))
-
     def plain(x: float, y: float) -> bool:
         row, col = int(y) - y0, int(x) - x0
-        if not (0 <= row < around.shape[0] and 0 <= col < around.shape[1]):
-            return False
-        near = around[max(0, row - off):row + off + 1, max(0, col - off):col + off + 1]
-        return float((near * polarity).max()) < SMEAR_TRACE * strength
+        inside = 0 <= row < around.shape[0] and 0 <= col < around.shape[1]
+        return inside and around[row, col] * polarity < SMEAR_TRACE * strength
 
     for slots in _turns(value):
         places = [_frame_point(fit, u, v) for u, v in slots]
@@ -673,7 +644,6 @@ def _slots_blank(gray: np.ndarray, fit: FaceFit, value: int, give: float = 0.0) 
     return True
 
 
-SLOT_GIVE = 0.25  # a slot guessed from two pips is filled by a pip this near it (pitches): perspective
 SMEARED = 1.4  # pips of one face drawn out alike (`STREAKED`) at least this much are smeared by a move
 SMEAR_REACH = 4.0  # a smeared face is read again in a square reaching this many pip diameters round it
 LONGEST_SMEAR = 2.0  # smears are taken to be at most this many pip diameters long

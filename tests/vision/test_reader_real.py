@@ -134,13 +134,3 @@ def test_a_smeared_face_is_read_by_its_pips_where_the_classifier_is_unsure(datas
         die, value, _ = _read_at(datasets, name, box, vary)
         assert die is not None and die.value == value, name
 
-
-def test_a_face_read_where_its_pips_would_be_plain_is_not_a_die(datasets):
-    """six_20: two pips of the upper die's side face, fitted corner to corner as a small 2, were read as a
-    4 at 0.61 (a grey die between the two 6s). Where that 4's other pips would lie, corner to corner or
-    side by side, the face is plain. Under `--vary shaken`, four_49's 4 is read through such a pair too,
-    and its other pips are there side by side: it stays a 4."""
-    labels, paired, extra = _read_photo(datasets, "Train_six_20.jpg")
-    assert [d and d.value for d in paired] == [lab.value for lab in labels] and not extra
-    die, value, _ = _read_at(datasets, "Train_four_49.jpg", (420, 81, 460, 113), "shaken")
-    assert die is not None and die.value == value
