@@ -133,4 +133,3 @@ def test_a_smeared_face_is_read_by_its_pips_where_the_classifier_is_unsure(datas
                             ("Train_five_44.jpg", (248, 339, 278, 372), "shaken")):
         die, value, _ = _read_at(datasets, name, box, vary)
         assert die is not None and die.value == value, name
-
