@@ -112,22 +112,26 @@ def test_a_pip_touching_its_dies_dark_outline_is_found():
     assert [d and (d.kind, d.value) for t, d in scene if t.kind == "grey"] == [("grey", 2)]
 
 
+def _greys(seed: int) -> tuple[list, list]:
+    """What was read for each grey die of the seeded scene ((kind, value) or None), and what each is."""
+    grey = [(t, d) for t, d in _read_scene(seed) if t.kind == "grey"]
+    return [d and (d.kind, d.value) for _, d in grey], [("grey", t.value) for t, _ in grey]
+
+
 @pytest.mark.parametrize("seed", [98, 489, 592])
 def test_a_grey_die_whose_pips_glare_ate_is_read_from_its_body(seed):
     # a glint on each of the grey die's small dark pips leaves one pip or none to group: its face is found
     # as the square of its body's colour round the one pip that is left
-    scene = _read_scene(seed)
-    grey = [(t, d) for t, d in scene if t.kind == "grey"]
-    assert [d and (d.kind, d.value) for _, d in grey] == [("grey", t.value) for t, _ in grey]
+    read, truth = _greys(seed)
+    assert read == truth
 
 
 @pytest.mark.parametrize("seed", [555, 652, 861])
 def test_a_grey_face_whose_pips_bite_its_edges_is_read_from_its_body(seed):
     # glare draws the grey die's pips out until they cut into its face's edges: its outline is no square,
     # its hull is
-    scene = _read_scene(seed)
-    grey = [(t, d) for t, d in scene if t.kind == "grey"]
-    assert [d and (d.kind, d.value) for _, d in grey] == [("grey", t.value) for t, _ in grey]
+    read, truth = _greys(seed)
+    assert read == truth
 
 
 def test_a_grey_face_read_from_its_body_is_no_side_face_of_the_white_die_beside_it():
