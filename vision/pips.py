@@ -9,6 +9,7 @@ thresholding the merged blob again at a higher level.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -127,12 +128,64 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
             pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
                             solidity, axis))
-        elif strong:  # pips merged by blur: threshold the blob again, higher
-            level = int(_upper_quartile(inside) * 0.75)
-            sub = ((values > level) & (blob > 0)).astype(np.uint8)
-            pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, depth=1,
-                            threshold=threshold)
+        elif depth == 0 and contrast >= LINE_CONTRAST * threshold:
+            pieces = []
+            if strong:  # pips merged by blur: threshold the blob again, higher
+                level = int(_upper_quartile(inside) * 0.75)
+                sub = ((values > level) & (blob > 0)).astype(np.uint8)
+                pieces = _blobs(sub, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by, depth=1,
+                                threshold=threshold)
+            if len(pieces) < 2:  # no gap deep enough between them: a line of pips has waves along it
+                pieces = _along_line(blob, values, polarity, x0 + bx, y0 + by) or pieces
             pips.extend(pieces)  # one piece: a pip freed from what it touched
+    return pips
+
+
+LINE_CONTRAST = 2.0  # a line of pips blurred into one streak is split when this many thresholds strong
+LINE_DIP = 0.8  # ... at waves along it: its profile dips between pips to this share of the lower peak
+LINE_GAP = 0.8  # ... pips at least this many streak widths apart
+LINE_ELONGATION = 2.4  # ... and only a streak at least this drawn out (major / minor axis)
+LINE_EVEN = 1.5  # ... into three pips evenly spaced: one gap at most this many times the other
+
+
+def _along_line(blob: np.ndarray, values: np.ndarray, polarity: int, x0: int, y0: int) -> list[Pip]:
+    """The pips of a line of three merged into one even streak (a 6's column in a small, soft photo),
+    where no higher threshold parts them: three evenly spaced peaks of the streak's strength summed
+    across it, each at least LINE_GAP widths from the next, with a dip of LINE_DIP or less between them.
+    Not two: a plain bar's strength, measured against its surroundings, peaks at both its ends. Positions
+    in px of the frame (x0, y0 is the blob's corner); [] when the streak has no such waves."""
+    cx, cy, elongation, axis = _shape(blob)
+    if elongation < LINE_ELONGATION:
+        return []
+    ys, xs = np.nonzero(blob)
+    strength = values[ys, xs].astype(np.float64)
+    along = (xs - cx) * np.cos(axis) + (ys - cy) * np.sin(axis)
+    across = -(xs - cx) * np.sin(axis) + (ys - cy) * np.cos(axis)
+    width = 4.0 * float(np.sqrt(np.mean(across ** 2)))  # a disc's diameter is 4 sd of its points across
+    start = int(np.floor(along.min()))
+    profile = np.bincount((np.floor(along) - start).astype(int), weights=strength)
+    profile = np.convolve(profile, (0.25, 0.5, 0.25), mode="same")
+    peaks = [i for i in range(1, len(profile) - 1) if profile[i - 1] < profile[i] >= profile[i + 1]]
+    kept: list[int] = []
+    for i in sorted(peaks, key=lambda i: -profile[i]):  # strongest first; nearer ones are its shoulders
+        if all(abs(i - j) >= LINE_GAP * width for j in kept):
+            kept.append(i)
+    kept.sort()
+    gaps = [b - a for a, b in pairwise(kept)]
+    if len(kept) != 3 or max(gaps) > LINE_EVEN * min(gaps):
+        return []
+    if any(profile[a:b + 1].min() > LINE_DIP * min(profile[a], profile[b]) for a, b in pairwise(kept)):
+        return []
+    cuts = [start, *(start + (a + b) / 2 + 0.5 for a, b in pairwise(kept)), start + len(profile)]
+    pips = []
+    for low, high in pairwise(cuts):
+        part = (along >= low) & (along < high)
+        piece = np.zeros_like(blob)
+        piece[ys[part], xs[part]] = 1
+        px, py, piece_elongation, piece_axis = _shape(piece)
+        contrast = float(strength[part].mean())
+        pips.append(Pip(px + x0, py + y0, width, int(part.sum()), polarity, contrast, piece_elongation,
+                        axis=piece_axis))
     return pips
 
 
