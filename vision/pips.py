@@ -8,6 +8,7 @@ thresholding the merged blob again at a higher level.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -51,6 +52,20 @@ def _shape(blob: np.ndarray) -> tuple[float, float, float, float]:
     minor = max((mu20 + mu02) / 2 - common, 1e-3)
     axis = 0.5 * float(np.arctan2(2 * mu11, mu20 - mu02))
     return m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(major / minor)), axis
+
+
+CENTRED = 0.1  # a core this near its blob's centre (share of the blob's size, the root of its area) ...
+DRAWN_OUT = 1.9  # ... in a blob at most this elongated (major / minor axis) is a pip smeared or slanted
+
+
+def _drawn_out_alike(cores: list[Pip], x: float, y: float, area: int, elongation: float) -> bool:
+    """Whether a blob (centroid x, y px, area px, elongation) whose bright cores are `cores` is one pip
+    drawn out alike both ways, by a slide or a slant: one core, at its centre. Such a pip is the whole
+    blob, not its core: cut to its core, a smeared pip shrank or not by how far it slid, and pips of one
+    face came out of two sizes. A pip grown into a dim neighbour has its core off centre. (Smeared past
+    DRAWN_OUT, its core is all of it that still looks like a pip.)"""
+    return (len(cores) == 1 and elongation <= DRAWN_OUT
+            and math.hypot(cores[0].x - x, cores[0].y - y) < CENTRED * math.sqrt(area))
 
 
 def _upper_quartile(values: np.ndarray) -> float:
@@ -117,7 +132,8 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
                 pieces = _blobs(core, values, polarity, min_area, max_diameter_px, x0 + bx, y0 + by,
                                 depth=2, threshold=threshold)
                 # one rounder core, or two round pips that blur had joined
-                if pieces and len(pieces) <= 3 and all(p.elongation < elongation - 0.2 for p in pieces):
+                rounder = 0 < len(pieces) <= 3 and all(p.elongation < elongation - 0.2 for p in pieces)
+                if rounder and not _drawn_out_alike(pieces, cx + bx + x0, cy + by + y0, area, elongation):
                     pips.extend(pieces)
                     continue
             # the blob is the part past the threshold; the visible pip is a little larger
