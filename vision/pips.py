@@ -40,18 +40,25 @@ def local_contrast(gray: np.ndarray, window_px: int) -> np.ndarray:
     return gray.astype(np.int16) - mean.astype(np.int16)
 
 
+def _ellipse(blob: np.ndarray) -> tuple[float, float, float, float, float]:
+    """Centroid x, y (px, in the blob's frame), the variances (px^2) of its points along and across its
+    long axis, and that axis's direction (radians), of a binary blob."""
+    m = cv2.moments(blob, binaryImage=True)
+    if m["m00"] == 0:
+        return 0.0, 0.0, 99.0 ** 2, 1.0, 0.0  # (elongation 99)
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    major = (mu20 + mu02) / 2 + common
+    minor = max((mu20 + mu02) / 2 - common, 1e-3)
+    axis = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    return m["m10"] / m["m00"], m["m01"] / m["m00"], major, minor, axis
+
+
 def _shape(blob: np.ndarray) -> tuple[float, float, float, float]:
     """Centroid x, y (px, in the blob's frame), elongation (major / minor axis) and long-axis direction
     (radians) of a binary blob."""
-    m = cv2.moments(blob, binaryImage=True)
-    if m["m00"] == 0:
-        return 0.0, 0.0, 99.0, 0.0
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
-    major = (mu20 + mu02) / 2 + common
-    minor = max((mu20 + mu02) / 2 - common, 1e-3)
-    axis = 0.5 * float(np.arctan2(2 * mu11, mu20 - mu02))
-    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(major / minor)), axis
+    x, y, major, minor, axis = _ellipse(blob)
+    return x, y, math.sqrt(major / minor), axis
 
 
 CENTRED = 0.1  # a core this near its blob's centre (share of the blob's size, the root of its area) ...
@@ -170,20 +177,22 @@ def _along_line(blob: np.ndarray, values: np.ndarray, polarity: int, x0: int, y0
     across it, each at least LINE_GAP widths from the next, with a dip of LINE_DIP or less between them.
     Not two: a plain bar's strength, measured against its surroundings, peaks at both its ends. Positions
     in px of the frame (x0, y0 is the blob's corner); [] when the streak has no such waves."""
-    cx, cy, elongation, axis = _shape(blob)
-    if elongation < LINE_ELONGATION:
+    cx, cy, major, minor, axis = _ellipse(blob)
+    if major < LINE_ELONGATION ** 2 * minor:
         return []
     ys, xs = np.nonzero(blob)
     strength = values[ys, xs].astype(np.float64)
-    along = (xs - cx) * np.cos(axis) + (ys - cy) * np.sin(axis)
-    across = -(xs - cx) * np.sin(axis) + (ys - cy) * np.cos(axis)
-    width = 4.0 * float(np.sqrt(np.mean(across ** 2)))  # a disc's diameter is 4 sd of its points across
-    start = int(np.floor(along.min()))
-    profile = np.bincount((np.floor(along) - start).astype(int), weights=strength)
+    along = (xs - cx) * math.cos(axis) + (ys - cy) * math.sin(axis)
+    width = 4.0 * math.sqrt(minor)  # a disc's diameter is 4 sd of its points across
+    start = math.floor(along.min())
+    profile = np.bincount((along - start).astype(int), weights=strength)
     profile = np.convolve(profile, (0.25, 0.5, 0.25), mode="same")
-    peaks = [i for i in range(1, len(profile) - 1) if profile[i - 1] < profile[i] >= profile[i + 1]]
+    inner = profile[1:-1]
+    peaks = np.flatnonzero((profile[:-2] < inner) & (inner >= profile[2:])) + 1
+    if len(peaks) < 3:
+        return []
     kept: list[int] = []
-    for i in sorted(peaks, key=lambda i: -profile[i]):  # strongest first; nearer ones are its shoulders
+    for i in peaks[np.argsort(-profile[peaks])].tolist():  # strongest first; nearer ones are its shoulders
         if all(abs(i - j) >= LINE_GAP * width for j in kept):
             kept.append(i)
     kept.sort()
