@@ -1,9 +1,11 @@
 """Find pip-like blobs: small round spots clearly darker or lighter than their surroundings.
 
 A pip is found in either polarity (dark pips on light dice, light pips on dark dice), so the
-same code reads white, black, coloured and translucent dice. Two repairs make it robust:
-holes are filled (a glare spot inside a dark pip), and pips merged by blur are split by
-thresholding the merged blob again at a higher level.
+same code reads white, black, coloured and translucent dice. Repairs make it robust: holes are
+filled (a glare spot inside a dark pip); pips merged by blur are split by thresholding the merged
+blob again at a higher level or, a line of three that no level parts, at the waves along it; a pip
+grown into a dim neighbour is cut back to its bright core, but a pip smeared or slanted alike both
+ways (its core at its centre) is kept whole.
 """
 
 from __future__ import annotations
@@ -91,8 +93,8 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
            threshold: int = 18) -> list[Pip]:
     """Pips among the outer contours of mask (holes filled: a glare spot in a pip does not break it);
     signed = diff * polarity over the same area. Repairs, by depth: blobs that look like pips merged
-    by blur are thresholded again at a higher level (depth 0), and squashed pips grown into a dim
-    neighbour are cut back to their bright core (depth 0 and 1)."""
+    by blur are thresholded again at a higher level, or split at their waves (`_along_line`) (depth 0),
+    and squashed pips grown into a dim neighbour are cut back to their bright core (depth 0 and 1)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     pips: list[Pip] = []
     if hierarchy is None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
 from vision.pips import find_pips
 
 
-def _streak(draw) -> np.ndarray:
+def _streak(draw: Callable[[np.ndarray], object]) -> np.ndarray:
     """A light 120 x 80 px surface with dark marks drawn by `draw(image)`, blurred as a small, soft photo
     blurs a die's pips (Gaussian, sigma 1.5 px)."""
     gray = np.full((80, 120), 200, np.uint8)
