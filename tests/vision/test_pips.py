@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.pips import find_pips
+from vision.smear import smear
 
 
 def _streak(draw: Callable[[np.ndarray], object]) -> np.ndarray:
@@ -46,9 +47,7 @@ def _smeared_pip(length: int) -> np.ndarray:
     """A dark pip 8 px wide on a light die, smeared `length` px sideways as a die still sliding is."""
     gray = np.full((60, 60), 200, np.uint8)
     cv2.circle(gray, (30, 30), 4, 20, -1, lineType=cv2.LINE_AA)
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1 / length
-    return cv2.filter2D(gray, -1, kernel)
+    return smear(gray, length, 0.0)
 
 
 def test_a_smeared_pip_is_measured_whole_however_far_it_is_smeared() -> None:
