@@ -153,7 +153,7 @@ def _blobs(mask: np.ndarray, signed: np.ndarray, polarity: int, min_area: int, m
             solidity = min(1.0, area / hull)  # pixel area vs polygon area: half a perimeter apart
             pips.append(Pip(cx + bx + x0, cy + by + y0, diameter, area, polarity, contrast, elongation,
                             solidity, axis))
-        elif depth == 0 and contrast >= LINE_CONTRAST * threshold:
+        elif contrast >= LINE_CONTRAST * threshold:  # (may_split: the top level only)
             pieces = []
             if strong:  # pips merged by blur: threshold the blob again, higher
                 level = int(_upper_quartile(inside) * 0.75)
