@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Install (or upgrade) the table companion as a service on Raspberry Pi OS Bookworm, from this clone.
 #
-#   sudo ./deploy/install.sh
+#   sudo ./deploy/install.sh                 install or upgrade
+#   sudo ./deploy/install.sh --uninstall     remove the service, its venv, settings and user (keeps the games)
+#   sudo ./deploy/install.sh --purge         the same, and delete the games and calibration too
+#
+# Run outside a clone (the script alone, e.g. downloaded), it first clones $COMPANION_REPO into
+# /opt/table-companion/src and installs from there.
 #
 # 1. apt: python3-picamera2 (the camera library comes from apt, not pip), python3-lgpio (GPIO on Pi 4
 #    and Pi 5), python3-venv.
@@ -21,6 +26,10 @@ readonly CONFIG_DIR=/etc/table-companion
 readonly CONFIG=$CONFIG_DIR/config.toml
 readonly DATA_DIR=/var/lib/table-companion
 readonly UNIT=/etc/systemd/system/$SERVICE.service
+# Where the project's source is published. No public address is known to this copy: set COMPANION_REPO
+# to your clone's address (`git remote get-url origin` where you cloned it), or edit the default here.
+readonly DEFAULT_REPO=https://github.com/YOUR-ACCOUNT/table-companion.git
+readonly REPO_URL=${COMPANION_REPO:-$DEFAULT_REPO}
 
 say() { printf '==> %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
@@ -31,9 +40,54 @@ if [[ $EUID -ne 0 ]]; then
   exec sudo -- bash "${BASH_SOURCE[0]}" "$@"
 fi
 
+uninstall() {  # $1: "purge" also deletes the games and calibration in $DATA_DIR
+  say "removing the service $SERVICE"
+  systemctl disable --now "$SERVICE.service" 2>/dev/null || true
+  rm -f "$UNIT"
+  systemctl daemon-reload
+  say "removing $PREFIX and $CONFIG_DIR"
+  rm -rf "$PREFIX" "$CONFIG_DIR"
+  if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+    say "removing the service user $SERVICE_USER"
+    userdel "$SERVICE_USER"
+  fi
+  if getent group "$SERVICE_USER" >/dev/null; then
+    groupdel "$SERVICE_USER" 2>/dev/null || true
+  fi
+  if [[ $1 == purge ]]; then
+    say "deleting the games and calibration in $DATA_DIR"
+    rm -rf "$DATA_DIR"
+  else
+    say "kept the games and calibration in $DATA_DIR (--purge deletes them)"
+  fi
+  exit 0
+}
+
+case ${1:-} in
+  "") ;;
+  --uninstall) uninstall keep ;;
+  --purge) uninstall purge ;;
+  *) die "unknown option ${1}: use no option to install, --uninstall or --purge" ;;
+esac
+
+say "updating the package lists"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
-[[ -f $repo/pyproject.toml ]] || die "no pyproject.toml in $repo: run me from a clone of the project"
+if [[ ! -f $repo/pyproject.toml ]]; then
+  say "no clone around me: cloning $REPO_URL into $PREFIX/src"
+  apt-get install -y --no-install-recommends git
+  install -d -m 755 "$PREFIX"
+  if [[ -d $PREFIX/src/.git ]]; then
+    git -C "$PREFIX/src" pull --ff-only || die "cannot update $PREFIX/src from $REPO_URL"
+  else
+    git clone "$REPO_URL" "$PREFIX/src" || die "cannot clone $REPO_URL: set COMPANION_REPO to the project's address"
+  fi
+  repo=$PREFIX/src
+  here=$repo/deploy
+fi
 
 if [[ -r /etc/os-release ]]; then
   # shellcheck source=/dev/null
@@ -47,8 +101,6 @@ if [[ $(uname -m) != aarch64 ]]; then
 fi
 
 say "installing system packages"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
 apt-get install -y --no-install-recommends python3-picamera2 python3-lgpio python3-venv python3-pip
 
 say "making the service user $SERVICE_USER"

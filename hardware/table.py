@@ -128,7 +128,8 @@ def _real_pin_factory():
                 log.error("GPIOZERO_PIN_FACTORY=%s cannot be used (%s): the page shows on-screen buttons",
                           chosen, reasons)
             else:
-                log.info("no GPIO on this machine (%s): the page shows on-screen buttons", reasons)
+                log.info("no GPIO: buttons on the page")
+                log.debug("gpiozero found no pin factory here: %s", reasons)
             return None
     for fallback in fallbacks:
         log.debug("gpiozero: %s", fallback.message)

@@ -254,6 +254,17 @@ class SyntheticSource(FrameSource):
             return self._settled.copy()
 
 
+def _quiet_usb_camera() -> OpenCVSource:
+    """USB camera 0, probed with OpenCV's own log silenced: "auto" looking for a camera that is not there
+    is normal, not the warnings OpenCV prints for it (can't open camera by index, libavdevice)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return OpenCVSource(0)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 def open_source(spec: str, fps: float | None = None, seed: int | None = None) -> FrameSource:
     """A source from its name: "auto", "picamera2", "opencv:N" or "opencv:URL", "replay:PATH", "sim".
 
@@ -272,7 +283,7 @@ def open_source(spec: str, fps: float | None = None, seed: int | None = None) ->
             raise SourceSpecError("replay needs a folder or video: replay:PATH")
         return ReplaySource(arg, fps=5.0 if fps is None else fps)
     if kind == "auto":
-        for attempt in (Picamera2Source, lambda: OpenCVSource(0)):
+        for attempt in (Picamera2Source, _quiet_usb_camera):
             try:
                 return attempt()
             except CameraError:

@@ -1,4 +1,8 @@
-"""`companion calibrate treehouse [--data DIR] [--camera SPEC]`: capture the Treehouse die's six faces."""
+"""`companion calibrate treehouse [--config FILE] [--data DIR] [--camera SPEC]`: the Treehouse die's faces.
+
+The faces go to DATA/treehouse/, where `companion serve` reads them: the data folder comes from the same
+settings as serve's (its default, the config file's `data_dir`, or --data).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("calibrate", help="capture calibration (Treehouse die faces)")
     what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
     t = what.add_parser("treehouse", help="show each Treehouse face to the camera in turn")
-    t.add_argument("--data", default="data", help="data folder; faces go to DATA/treehouse/ (default: data)")
-    t.add_argument("--camera", default="auto", help="auto, picamera2, opencv:N, replay:DIR or sim")
+    t.add_argument("--config", type=Path, help="the settings file serve uses (its data_dir and camera)")
+    t.add_argument("--data", dest="data_dir", type=Path,
+                   help="data folder; faces go to DATA/treehouse/ (default: the one serve uses)")
+    t.add_argument("--camera", help="auto, picamera2, opencv:N, replay:DIR or sim (default: serve's)")
     t.set_defaults(handler=run_treehouse)
 
 
@@ -37,14 +43,26 @@ def capture_faces(source, ask=input, tries: int = 20) -> dict:
     return crops
 
 
+def settings_for(args):
+    """The settings serve would use, with this command's --data and --camera over them."""
+    from companion.settings import SettingsError, load_settings
+
+    overrides = {"data_dir": args.data_dir, "camera": args.camera}
+    try:
+        return load_settings(args.config, overrides)
+    except SettingsError as err:
+        raise CommandError(str(err)) from None
+
+
 def run_treehouse(args) -> int:
     from vision.errors import VisionError
     from vision.sources import open_source
     from vision.treehouse import TreehouseTemplates
 
-    folder = Path(args.data) / "treehouse"
+    settings = settings_for(args)
+    folder = Path(settings.data_dir) / "treehouse"
     try:
-        with open_source(args.camera) as source:
+        with open_source(settings.camera) as source:
             crops = capture_faces(source)
     except VisionError as err:
         raise CommandError(str(err)) from err

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import socket
 from pathlib import Path
 
 from companion.cli import CommandError
@@ -40,11 +39,7 @@ def run(args) -> int:
     companion = Companion(settings)
     try:
         companion.start()
-        phones = companion.url
-        if settings.host in ("0.0.0.0", ""):  # every phone on the network: name the Pi as they reach it
-            phones = f"http://{socket.gethostname()}.local:{companion.server.port}"
-        log.info("serving on %s (camera: %s, buttons: %s)", phones, companion.camera_name,
-                 "GPIO" if companion.hardware else "on screen")
+        companion.announce()
         companion.server.run()
     finally:
         companion.close()
@@ -138,6 +133,23 @@ class Companion:
             self.hardware.light.show("reading_ready" if table.proposal.certain else "error")
         else:
             self.hardware.light.show("waiting_for_roll")
+
+    def announce(self) -> None:
+        """The start-up log: where the data lives, which camera and buttons, the address phones open."""
+        from web.address import phone_urls
+
+        log.info("data folder: %s", Path(self.settings.data_dir).resolve())
+        if self.camera_name != "sim":
+            log.info("camera: %s", self.camera_name)
+        elif self.settings.camera == "auto":
+            log.info("no camera found: simulated camera")
+        else:
+            log.info("camera: simulated")
+        if self.hardware is not None:
+            log.info("buttons: %s", "simulated GPIO" if self.hardware.simulated else "GPIO")
+        everyone = self.settings.host in ("0.0.0.0", "", "::")
+        urls = (phone_urls(self.server.port) if everyone else []) or [self.url]
+        log.info("phones open %s", " or ".join(urls))
 
     def status(self) -> dict:
         return {"camera": self.camera_name, "camera_error": self.camera.error or self.tray.error,

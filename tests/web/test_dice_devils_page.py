@@ -19,12 +19,10 @@ import companion.games  # noqa: F401  (registers the games)
 from companion.games import CHANCE
 from companion.store import EventStore
 from companion.table import TableSession
+from tests.web.browser import launch, sync_api
 from web.app import create_app
 from web.server import WebServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = Path(os.environ.get("DD_SHOTS", "/tmp"))
 
 pytestmark = pytest.mark.browser
@@ -36,8 +34,6 @@ def die(value: int, colour: str) -> dict:
 
 @pytest.fixture
 def server(tmp_path):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
     session = TableSession(EventStore(tmp_path / "t.sqlite"))
     server = WebServer(create_app(session), host="127.0.0.1", port=0).start()
     yield session, server
@@ -46,10 +42,8 @@ def server(tmp_path):
 
 @pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with sync_api().sync_playwright() as p:
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

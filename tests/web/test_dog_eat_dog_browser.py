@@ -8,10 +8,9 @@ import pytest
 
 from companion.commands.serve import Companion
 from companion.settings import Settings
-from tests.web.browser import PHONE, launch
+from tests.web.browser import PHONE, launch, sync_api
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture
@@ -37,7 +36,7 @@ def settle_roll(page) -> None:
 
 
 def test_two_phones_play_an_attack_to_its_confirmed_outcome(companion):
-    with playwright_api.sync_playwright() as p:
+    with sync_api().sync_playwright() as p:
         browser = launch(p)
         ann = browser.new_context(viewport=PHONE).new_page()
         ben = browser.new_context(viewport=PHONE).new_page()
