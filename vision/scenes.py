@@ -1,0 +1,491 @@
+"""Domain-randomised dice scenes with known truth: the training and test data of the learned reader.
+
+    rng = np.random.default_rng(seed)
+    image, truth = random_scene(rng)              # BGR frame, one TruthDie per die (top face box px)
+
+Far wider than any real table, so the reader learns dice rather than one camera: body colours
+(white, cream, black, dark, every hue, translucent, marbled, glitter), pip colours (black, white,
+red, gold, any that shows), pip sizes and shapes (round, square, a big 1, a ring in the 1), rounded
+or sharp edges, dice 15-150 px across, the camera from straight down to 50 degrees (side faces with
+their own pips show), surfaces (wood, felt, cloth, granite, a tray, printed boards with dots and
+numbers), clutter (crumbs, tokens, cards, printed dots), light (warm, cold, dim, glare, hard shadows),
+blur, noise and JPEG. Everything random comes from the Generator passed in: a seed gives one scene.
+
+Truth colour names are those players use (`COLOURS`); a translucent or marbled die is named by its
+main colour.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.render import GREY_FACES, PIP_LAYOUT, TruthDie, _wood
+from vision.smear import smear
+from vision.symbols import TREEHOUSE_FACES, draw_symbol
+
+# colour name -> ranges of (hue 0..180, saturation 0..255, value 0..255) a body of that name may take
+COLOURS: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {
+    "white": ((0, 180), (0, 25), (200, 255)),
+    "cream": ((18, 30), (40, 90), (200, 250)),
+    "grey": ((0, 180), (0, 25), (105, 170)),
+    "black": ((0, 180), (0, 80), (10, 55)),
+    "red": ((172, 184), (150, 255), (120, 235)),
+    "orange": ((8, 16), (170, 255), (190, 255)),
+    "yellow": ((22, 32), (150, 255), (200, 255)),
+    "green": ((40, 85), (120, 255), (70, 220)),
+    "blue": ((95, 125), (130, 255), (70, 230)),
+    "purple": ((128, 155), (90, 230), (60, 200)),
+    "pink": ((158, 172), (70, 170), (190, 255)),
+}
+COLOUR_NAMES = tuple(COLOURS)
+COLOUR_WEIGHTS = (0.2, 0.08, 0.05, 0.12, 0.11, 0.06, 0.08, 0.08, 0.09, 0.07, 0.06)
+PIP_COLOURS = {"black": (22, 22, 22), "white": (240, 240, 240), "red": (40, 30, 200), "gold": (40, 170, 215),
+               "blue": (160, 70, 20), "green": (50, 140, 30)}
+KINDS = ("d6", "grey", "treehouse")
+
+
+@dataclass(frozen=True)
+class SceneDie:
+    """How one die looks: kind, top value, body and pip BGR, its colour name and its finish."""
+
+    kind: str
+    value: int | str
+    body: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    colour: str
+    alpha: float  # body opacity (translucent dice < 1)
+    marble: tuple[int, int, int] | None  # a second body colour swirled in
+    glitter: bool
+    pip_scale: float  # pip radius relative to the usual
+    square_pips: bool
+    big_one: float  # radius factor of the 1's pip (1.35 is usual)
+    ring_one: bool  # a ring (a logo) round the 1
+    corner: float  # rounding of the face's corners, in face sides (0 sharp .. 0.25)
+
+
+def hsv_to_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
+    pixel = np.array([[[h % 180, s, v]]], np.uint8)
+    return tuple(int(c) for c in cv2.cvtColor(pixel, cv2.COLOR_HSV2BGR)[0, 0])
+
+
+def body_colour(rng: np.random.Generator, name: str) -> tuple[int, int, int]:
+    """A random BGR body of the named colour."""
+    (h0, h1), (s0, s1), (v0, v1) = COLOURS[name]
+    return hsv_to_bgr(rng.uniform(h0, h1), rng.uniform(s0, s1), rng.uniform(v0, v1))
+
+
+def _luma(bgr: tuple[int, int, int]) -> float:
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
+def pip_colour(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A pip colour that shows on the body: black, white, red, gold or another, never too close to it."""
+    for _ in range(20):
+        r = rng.random()
+        if r < 0.75:
+            pip = PIP_COLOURS[str(rng.choice(["black", "white", "red", "gold", "blue", "green"],
+                                             p=[0.38, 0.38, 0.1, 0.06, 0.04, 0.04]))]
+        else:
+            pip = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(0, 255))
+        pip = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in pip)
+        distance = float(np.linalg.norm(np.subtract(pip, body, dtype=np.float32)))
+        if distance > 110 or (distance > 80 and abs(_luma(pip) - _luma(body)) > 35):
+            return pip
+    return (240, 240, 240) if _luma(body) < 128 else (22, 22, 22)
+
+
+def random_die(rng: np.random.Generator, kind: str | None = None) -> SceneDie:
+    """A die of random look (kind None: mostly d6, some grey 1-4 dice and Treehouse dice)."""
+    if kind is None:
+        r = rng.random()
+        kind = "grey" if r < 0.06 else "treehouse" if r < 0.1 else "d6"
+    if kind == "grey":
+        name, value = "grey", int(rng.choice(GREY_FACES))
+    elif kind == "treehouse":
+        name, value = "black", str(rng.choice(TREEHOUSE_FACES))
+    else:
+        name, value = str(rng.choice(COLOUR_NAMES, p=COLOUR_WEIGHTS)), int(rng.integers(1, 7))
+    body = body_colour(rng, name)
+    pip = (225, 225, 225) if kind == "treehouse" else pip_colour(rng, body)
+    if kind == "grey":
+        pip = (25, 25, 25)
+    alpha = float(rng.uniform(0.55, 0.85)) if kind == "d6" and rng.random() < 0.15 else 1.0
+    marble = None
+    if kind == "d6" and rng.random() < 0.12:
+        other = body_colour(rng, str(rng.choice(COLOUR_NAMES)))
+        marble = tuple(int(0.5 * a + 0.5 * b) for a, b in zip(body, other, strict=True))
+    return SceneDie(kind=kind, value=value, body=body, pip=pip, colour=name, alpha=alpha, marble=marble,
+                    glitter=kind == "d6" and rng.random() < 0.06,
+                    pip_scale=float(rng.uniform(0.7, 1.35)), square_pips=rng.random() < 0.08,
+                    big_one=float(rng.uniform(1.0, 2.2)) if rng.random() < 0.5 else 1.35,
+                    ring_one=rng.random() < 0.05, corner=float(rng.uniform(0, 0.25)))
+
+
+# ---------------------------------------------------------------- one face, drawn square
+
+
+def face_texture(rng: np.random.Generator, die: SceneDie, value: int | str,
+                 size: int) -> tuple[np.ndarray, np.ndarray]:
+    """One face (value up, unturned), size x size float BGR, and its mask 0..1 (rounded corners)."""
+    img = np.empty((size, size, 3), np.float32)
+    img[:] = die.body
+    if die.marble is not None:
+        swirl = cv2.resize(rng.uniform(-1, 1, (5, 5)).astype(np.float32), (size, size),
+                           interpolation=cv2.INTER_CUBIC)
+        veins = (np.sin(swirl * rng.uniform(4, 10)) * 0.5 + 0.5)[..., None]
+        img = img * (1 - veins) + np.array(die.marble, np.float32) * veins
+    if die.glitter:
+        sparks = rng.random((size, size)) < 0.03
+        img[sparks] = np.minimum(255, img[sparks] + rng.uniform(60, 140))
+    # rounded edge: the rim falls off in light
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    edge = np.minimum.reduce([xx, yy, size - 1 - xx, size - 1 - yy]) / size
+    rim = float(rng.uniform(0.02, 0.12))
+    img *= (0.75 + 0.25 * np.clip(edge / rim, 0, 1))[..., None]
+    s = float(size)
+    if die.kind == "treehouse":
+        sym = draw_symbol(str(value), size).astype(np.float32)[..., None] / 255 * 0.8
+        img = img * (1 - sym) + np.array(die.pip, np.float32) * sym
+    else:
+        radius = s * 0.085 * die.pip_scale * (0.82 if die.kind == "grey" else 1.0)
+        offset = s * rng.uniform(0.23, 0.28)
+        for u, v in PIP_LAYOUT[int(value)]:
+            r = radius * (die.big_one / 1.0 if value == 1 else 1.0)
+            x, y = s / 2 + u * offset, s / 2 + v * offset
+            if die.square_pips and value != 1:
+                cv2.rectangle(img, (round((x - r) * 16), round((y - r) * 16)),
+                              (round((x + r) * 16), round((y + r) * 16)), die.pip, -1, cv2.LINE_AA, 4)
+            else:
+                cv2.circle(img, (round(x * 16), round(y * 16)), max(8, round(r * 16)), die.pip, -1,
+                           cv2.LINE_AA, 4)
+                if value == 1 and die.ring_one:
+                    cv2.circle(img, (round(x * 16), round(y * 16)), round(r * 1.5 * 16), die.pip,
+                               max(1, round(s / 40)), cv2.LINE_AA, 4)
+    mask = np.zeros((size, size), np.float32)
+    corner = die.corner * s
+    inner = (round(corner * 16), round(corner * 16), round((s - corner) * 16), round((s - corner) * 16))
+    if corner >= 1:
+        for cx in (inner[0], inner[2]):
+            for cy in (inner[1], inner[3]):
+                cv2.circle(mask, (cx, cy), round(corner * 16), 1.0, -1, cv2.LINE_AA, 4)
+        cv2.rectangle(mask, (inner[0], 0), (inner[2], size * 16), 1.0, -1, cv2.LINE_AA, 4)
+        cv2.rectangle(mask, (0, inner[1]), (size * 16, inner[3]), 1.0, -1, cv2.LINE_AA, 4)
+    else:
+        mask[:] = 1.0
+    return img, mask
+
+
+def side_value(kind: str, top: int | str, rng: np.random.Generator) -> int | str:
+    """A value a side face may show: never the top's nor the one opposite it."""
+    if kind == "treehouse":
+        return str(rng.choice([f for f in TREEHOUSE_FACES if f != top]))
+    value = int(rng.choice([v for v in range(1, 7) if v not in (int(top), 7 - int(top))]))
+    return GREY_FACES[value - 1] if kind == "grey" and value > 4 else value
+
+
+# ---------------------------------------------------------------- a cube seen from a tilted camera
+
+
+def cube_faces(cx: float, cy: float, side: float, yaw: float, tilt: float) -> list[tuple[str, np.ndarray]]:
+    """The visible faces of a die standing on the table, as (name, corners (4, 2) px), farthest first.
+
+    Orthographic view from a camera tilted `tilt` radians from straight down; the die is turned `yaw`
+    about its vertical axis; (cx, cy) is the top face's centre. Corners run round the face so that the
+    first corner is the face's own top-left.
+    """
+    c, s = math.cos(yaw), math.sin(yaw)
+    ct, st = math.cos(tilt), math.sin(tilt)
+
+    def project(x: float, y: float, z: float) -> tuple[float, float]:
+        rx, ry = x * c - y * s, x * s + y * c
+        return cx + side * rx, cy + side * (ry * ct - z * st)
+
+    top = [(-0.5, -0.5, 0.0), (0.5, -0.5, 0.0), (0.5, 0.5, 0.0), (-0.5, 0.5, 0.0)]
+    faces = [("top", np.array([project(*p) for p in top]))]
+    if tilt > 0.02:
+        for k in range(4):  # each side below a top edge; visible when its normal turns to the camera
+            (x0, y0, _), (x1, y1, _) = top[k], top[(k + 1) % 4]
+            nx, ny = (y1 - y0), -(x1 - x0)
+            if (nx * s + ny * c) * st <= 1e-3:
+                continue
+            quad = np.array([project(x0, y0, 0), project(x1, y1, 0), project(x1, y1, -1),
+                             project(x0, y0, -1)])
+            faces.insert(0, ("side", quad))
+    return faces
+
+
+def _paste(img: np.ndarray, texture: np.ndarray, mask: np.ndarray, quad: np.ndarray, alpha: float,
+           shade: float) -> None:
+    """Warp a square face picture onto the quad (an affine view) of the float image, in place."""
+    size = texture.shape[0]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = np.float32([[0, 0], [size, 0], [size, size]])
+    dst = (quad[:3] - (x0, y0)).astype(np.float32)
+    m = cv2.getAffineTransform(src, dst)
+    roi = (x1 - x0, y1 - y0)
+    face = cv2.warpAffine(texture, m, roi, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cover = cv2.warpAffine(mask, m, roi, flags=cv2.INTER_LINEAR)[..., None] * alpha
+    region = img[y0:y1, x0:x1]
+    region[:] = region * (1 - cover) + face * shade * cover
+
+
+def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float, cy: float, side: float,
+             yaw: float, tilt: float, light: float) -> np.ndarray:
+    """Draw a die (its shadow, visible sides, top) on the float image; return the top face's corners."""
+    faces = cube_faces(cx, cy, side, yaw, tilt)
+    hull = cv2.convexHull(np.concatenate([q for _, q in faces]).astype(np.float32))
+    shadow = np.zeros(img.shape[:2], np.float32)
+    throw = side * rng.uniform(0.05, 0.5) * np.array([math.cos(light), math.sin(light)])
+    cv2.fillPoly(shadow, [np.round((hull.reshape(-1, 2) + throw) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    softness = rng.uniform(0.5, 0.25 * side + 1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), softness)
+    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
+    size = int(np.clip(side * 1.25, 24, 160))
+    top_corners = faces[-1][1]
+    for name, quad in faces:
+        if name == "top":
+            value, shade = die.value, 1.0
+        else:
+            value, shade = side_value(die.kind, die.value, rng), float(rng.uniform(0.45, 0.9))
+        texture, mask = face_texture(rng, die, value, size)
+        turn = int(rng.integers(0, 4))
+        texture, mask = np.rot90(texture, turn).copy(), np.rot90(mask, turn).copy()
+        if die.alpha < 1:  # the opposite face's pips show through, faint and offset
+            ghost, _ = face_texture(rng, die, _opposite(die, value), size)
+            texture = 0.8 * texture + 0.2 * np.roll(ghost, (size // 16, size // 20), axis=(0, 1))
+        _paste(img, texture, mask, quad, die.alpha if name == "top" else min(1.0, die.alpha + 0.1), shade)
+    if rng.random() < 0.25:  # a glint on the top face
+        gx, gy = top_corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
+        spot = np.zeros(img.shape[:2], np.float32)
+        cv2.circle(spot, (round(gx * 16), round(gy * 16)), round(side * rng.uniform(0.05, 0.2) * 16), 1.0, -1,
+                   cv2.LINE_AA, 4)
+        spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05 + 0.5)
+        img += (spot * rng.uniform(60, 180))[..., None]
+    return top_corners
+
+
+def _opposite(die: SceneDie, value: int | str) -> int | str:
+    if die.kind == "treehouse":
+        return value
+    return 7 - int(value) if die.kind == "d6" else value
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    small = rng.uniform(-1, 1, (max(2, h * cells // w), cells)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _cloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = np.array(body_colour(rng, str(rng.choice(COLOUR_NAMES))), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(2, 6)
+    weave = np.sin(xx * math.pi / period) * np.sin(yy * math.pi / period)
+    folds = _noise(rng, h, w, 3) * rng.uniform(0, 0.25)
+    out = base * (1 + 0.08 * weave[..., None] + folds[..., None])
+    return out + rng.normal(0, rng.uniform(2, 10), (h, w, 1)).astype(np.float32)
+
+
+def _granite(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = np.array(body_colour(rng, str(rng.choice(["white", "grey", "black", "cream"]))), np.float32)
+    out = np.broadcast_to(base, (h, w, 3)).copy()
+    for scale in (1, 2, 4):
+        speck = cv2.resize(rng.normal(0, 1, (h // scale + 1, w // scale + 1)).astype(np.float32), (w, h),
+                           interpolation=cv2.INTER_NEAREST)
+        out += speck[..., None] * rng.uniform(5, 30)
+    return out
+
+
+def _felt(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = np.array(body_colour(rng, str(rng.choice(["green", "blue", "red", "black", "purple", "grey"]))),
+                    np.float32)
+    return base + rng.normal(0, rng.uniform(3, 8), (h, w, 1)).astype(np.float32) + \
+        _noise(rng, h, w, 4)[..., None] * 10
+
+
+def _plain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    colour = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(20, 255))
+    return np.array(colour, np.float32) + _noise(rng, h, w, 4)[..., None] * rng.uniform(0, 20)
+
+
+def _board(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+    """A printed game board: coloured cells, lines, dots like pips and numbers."""
+    out = np.clip(_plain(rng, h, w), 0, 255).astype(np.uint8)
+    cell = die_px * rng.uniform(0.8, 3)
+    palette = [hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(60, 255)) for _ in range(4)]
+    for y in np.arange(rng.uniform(-cell, 0), h, cell):
+        for x in np.arange(rng.uniform(-cell, 0), w, cell):
+            if rng.random() < 0.5:
+                colour = palette[int(rng.integers(0, 4))]
+                cv2.rectangle(out, (int(x), int(y)), (int(x + cell), int(y + cell)), colour, -1)
+            if rng.random() < 0.5:
+                cv2.rectangle(out, (int(x), int(y)), (int(x + cell), int(y + cell)), (30, 30, 30), 1)
+    ink = [(20, 20, 20), (240, 240, 240), (30, 30, 200)]
+    for _ in range(int(rng.integers(5, 40))):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        colour = ink[int(rng.integers(0, 3))]
+        if rng.random() < 0.5:
+            cv2.circle(out, (int(x), int(y)), max(1, int(die_px * rng.uniform(0.05, 0.15))), colour, -1,
+                       cv2.LINE_AA)
+        else:
+            cv2.putText(out, str(int(rng.integers(1, 13))), (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX,
+                        die_px / 40 * rng.uniform(0.4, 1.2), colour, max(1, int(die_px / 25)), cv2.LINE_AA)
+    return out
+
+
+def _tray(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A tray: a floor (felt, plain or cloth) inside a raised rim, a table beyond it."""
+    out = _wood(rng, h, w).astype(np.float32)
+    floor = (_felt if rng.random() < 0.5 else _plain)(rng, h, w)
+    x0, y0 = int(rng.uniform(-0.2, 0.2) * w), int(rng.uniform(-0.2, 0.2) * h)
+    x1, y1 = int(w * rng.uniform(0.8, 1.2)), int(h * rng.uniform(0.8, 1.2))
+    rim = int(rng.uniform(4, 25))
+    cv2.rectangle(out, (x0, y0), (x1, y1), tuple(float(c) * 0.7 for c in floor[h // 2, w // 2]), -1)
+    inside = np.zeros((h, w), np.float32)
+    cv2.rectangle(inside, (x0 + rim, y0 + rim), (x1 - rim, y1 - rim), 1.0, -1)
+    inside = cv2.GaussianBlur(inside, (0, 0), 2)[..., None]
+    return out * (1 - inside) + floor * inside
+
+
+def table(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+    """A random table surface, uint8 BGR (h, w, 3)."""
+    return np.clip(_surface(rng, h, w, die_px), 0, 255).astype(np.uint8)
+
+
+def _surface(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+    kind = str(rng.choice(["wood", "felt", "cloth", "granite", "plain", "board", "tray"],
+                          p=[0.2, 0.14, 0.14, 0.14, 0.14, 0.12, 0.12]))
+    if kind == "wood":
+        return _wood(rng, h, w).astype(np.float32)
+    if kind == "board":
+        return _board(rng, h, w, die_px).astype(np.float32)
+    makers = {"felt": _felt, "cloth": _cloth, "granite": _granite, "plain": _plain, "tray": _tray}
+    return makers[kind](rng, h, w)
+
+
+def clutter(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
+    """Crumbs, tokens, cards and printed dots on the table (in place)."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(0, 30)) if rng.random() < 0.5 else 0):  # crumbs and specks
+        colour = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(0, 255))
+        axes = (max(1, int(die_px * rng.uniform(0.03, 0.15))), max(1, int(die_px * rng.uniform(0.03, 0.15))))
+        cv2.ellipse(img, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), axes, rng.uniform(0, 180), 0, 360,
+                    colour, -1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(1, 5)) if rng.random() < 0.3 else 0):  # round tokens
+        colour = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(30, 255))
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        r = int(die_px * rng.uniform(0.3, 0.8))
+        cv2.circle(img, centre, r, tuple(c * 0.6 for c in colour), -1, cv2.LINE_AA)
+        cv2.circle(img, centre, max(1, int(r * 0.85)), colour, -1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(1, 3)) if rng.random() < 0.2 else 0):  # cards with print
+        cw, ch = die_px * rng.uniform(1.5, 4), die_px * rng.uniform(2, 6)
+        box = cv2.boxPoints(((rng.uniform(0, w), rng.uniform(0, h)), (cw, ch), rng.uniform(0, 180)))
+        cv2.fillPoly(img, [box.astype(np.int32)], body_colour(rng, str(rng.choice(["white", "cream"]))),
+                     cv2.LINE_AA)
+        cx, cy = box.mean(axis=0)
+        cv2.putText(img, str(rng.choice(["7", "Q", "ATK", "2x", "o o"])), (int(cx - cw / 4), int(cy)),
+                    cv2.FONT_HERSHEY_SIMPLEX, die_px / 50, (30, 30, 30), max(1, int(die_px / 30)),
+                    cv2.LINE_AA)
+
+
+# ---------------------------------------------------------------- light and camera
+
+
+def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Light (warm, cold, dim, glare, hard shadow), blur, noise and JPEG; float in, uint8 BGR out."""
+    h, w = img.shape[:2]
+    tint = np.array([rng.uniform(0.75, 1.2), 1.0, rng.uniform(0.75, 1.2)], np.float32)
+    gain = float(np.exp(rng.normal(0, 0.3)))
+    img = img * tint * gain
+    if rng.random() < 0.6:
+        img *= (1 + _noise(rng, h, w, 2) * rng.uniform(0.1, 0.35))[..., None]
+    if rng.random() < 0.2:  # a hard shadow (an arm, a lamp's edge)
+        poly = rng.uniform((0, 0), (w, h), (4, 2)).astype(np.int32)
+        dark = np.ones((h, w), np.float32)
+        cv2.fillPoly(dark, [poly], float(rng.uniform(0.35, 0.75)))
+        img *= cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.5, 4))[..., None]
+    if rng.random() < 0.2:  # glare
+        spot = np.zeros((h, w), np.float32)
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.circle(spot, centre, int(rng.uniform(0.05, 0.3) * w), 1.0, -1)
+        img += (cv2.GaussianBlur(spot, (0, 0), w * 0.05) * rng.uniform(40, 160))[..., None]
+    r = rng.random()
+    if r < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.6))
+    elif r < 0.45:
+        img = smear(img, int(rng.integers(3, 9)), rng.uniform(0, 180))
+    if rng.random() < 0.7:
+        img += rng.normal(0, rng.uniform(1, 10), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720))
+
+
+def random_scene(rng: np.random.Generator, width: int | None = None, height: int | None = None,
+                 die_px: float | None = None, count: int | None = None) -> tuple[np.ndarray, list[TruthDie]]:
+    """A random table with dice; the BGR frame and one TruthDie per die (its top face's box, px).
+
+    width, height: the frame (default one of `SIZES`); die_px: a d6's face side (default 15..150 px,
+    log-uniform, kept to what the frame holds); count: dice (default as many as fit, 1..25).
+    """
+    if width is None or height is None:
+        width, height = SIZES[int(rng.integers(0, len(SIZES)))]
+    if die_px is None:
+        die_px = float(np.exp(rng.uniform(math.log(15), math.log(min(150, min(width, height) / 3)))))
+    tilt = math.radians(rng.uniform(0, 50)) if rng.random() < 0.7 else 0.0
+    if count is None:
+        room = width * height / (die_px * 2.2) ** 2
+        count = int(rng.integers(1, max(2, min(25, room) + 1)))
+    surface = table(rng, height, width, die_px)
+    clutter(rng, surface, die_px)
+    img = surface.astype(np.float32)
+    light = rng.uniform(0, 2 * math.pi)
+    centres = _spread(rng, count, width, height, die_px, tilt)
+    truth = []
+    for cx, cy in sorted(centres, key=lambda p: p[1]):  # far dice first, near ones over them
+        die = random_die(rng)
+        side = die_px * (0.72 if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
+        corners = draw_die(img, rng, die, cx, cy, side, rng.uniform(0, math.pi / 2),
+                           tilt + rng.normal(0, 0.03) if tilt else 0.0, light)
+        x1, y1 = np.floor(corners.min(axis=0)).astype(int)
+        x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
+        truth.append(TruthDie(die.value, die.kind, die.colour, (int(x1), int(y1), int(x2), int(y2))))
+    return finish(rng, img), truth
+
+
+def _spread(rng: np.random.Generator, count: int, width: int, height: int, die_px: float,
+            tilt: float) -> list[tuple[float, float]]:
+    """Top-face centres of dice that do not overlap (some touch), all inside the frame."""
+    placed: list[tuple[float, float]] = []
+    reach = die_px * (0.75 + math.sin(tilt))
+    for _ in range(count):
+        for _ in range(60):
+            if placed and rng.random() < 0.2:
+                x0, y0 = placed[int(rng.integers(0, len(placed)))]
+                a = rng.uniform(0, 2 * math.pi)
+                x, y = x0 + die_px * 1.5 * math.cos(a), y0 + die_px * 1.5 * math.sin(a) * (1 + math.sin(tilt))
+            else:
+                x, y = rng.uniform(reach, width - reach), rng.uniform(reach, height - reach)
+            if not (die_px * 0.75 <= x <= width - die_px * 0.75 and die_px * 0.75 <= y <= height - reach):
+                continue
+            if all(abs(x - px) > die_px * 1.45 or abs(y - py) > die_px * (1.45 + 1.2 * math.sin(tilt))
+                   for px, py in placed):
+                placed.append((x, y))
+                break
+    return placed
