@@ -12,6 +12,7 @@ from .errors import BadOptions, GameError, IllegalAction, UnknownGame
 _ENGINES = {
     "dog-eat-dog": "companion.games.dog_eat_dog:DogEatDog",
     "dice-devils": "companion.games.dice_devils:DiceDevils",
+    "battle-zone": "companion.games.battle_zone:BattleZone",
 }
 
 
