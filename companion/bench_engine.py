@@ -1,4 +1,5 @@
-"""`companion bench engine`: seeded random Dog Eat Dog games per second, microseconds per odds query.
+"""`companion bench engine`: seeded random Dog Eat Dog games per second, microseconds per odds query;
+then Battle Zone's figures (bench_battle_zone.py).
 
 Randomness lives here, outside the engine: a `random.Random(seed)` plays every seat and every die. The
 same player, `play_random_game`, drives the engine's property tests.
@@ -10,6 +11,7 @@ import random
 import time
 from fractions import Fraction
 
+from companion import bench_battle_zone
 from companion.games import FACES, Game
 from companion.games.dog_eat_dog import DogEatDog
 from companion.games.dog_eat_dog import odds as ded_odds
@@ -85,4 +87,5 @@ def run(args) -> int:
             print(f"{players:7d}  {'yes' if treehouse else 'no':>9}  {rate:7.1f}  {length:12.1f}")
     print(f"odds query, cached: {_odds_microseconds(seconds, cached=True):.2f} µs")
     print(f"odds query, cold:   {_odds_microseconds(seconds, cached=False):.2f} µs")
+    bench_battle_zone.run(seconds)
     return 0

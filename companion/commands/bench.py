@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 TARGETS = {
-    "engine": ("companion.bench_engine", "full random games per second, microseconds per odds query"),
+    "engine": ("companion.bench_engine", "random games/s, odds query µs, Battle Zone legal actions ms"),
     "vision": ("vision.bench", "dice reader accuracy and ms per frame on a labelled folder"),
     "web": ("web.bench", "confirm-to-phone latency with 16 live phones, server memory"),
 }

@@ -6,6 +6,8 @@ import copy
 
 import pytest
 
+from companion.games import IllegalAction
+from companion.games.battle_zone import BattleZone, supply
 from companion.games.dog_eat_dog import DogEatDog
 from companion.games.dog_eat_dog.pieces import CAPTURED, IN_STACK, TIPPED
 
@@ -61,3 +63,50 @@ class DedTable:
 @pytest.fixture
 def ded() -> DedTable:
     return DedTable()
+
+
+class BzTable:
+    """Battle Zone positions for scenario tests: pyramids laid on the board (taken from the supply, so
+    the 45 stay accounted for) and dice already rolled, then the real engine applies actions."""
+
+    game = BattleZone()
+
+    def position(self, pieces: dict | None = None, dice=(1, 2, 3), active: int = 0,
+                 options: dict | None = None, empty_supply=()) -> dict:
+        """A game with `pieces` (square -> (colour, size, controller seat or None)) on the board,
+        `active` to act with `dice`; `empty_supply` lists (colour, size) whose supply is emptied
+        (those pyramids are counted as exited by nobody: they go to seat 1-active's exits)."""
+        state = self.game.new_game(["Alice", "Bob"], options)
+        for sq, (colour, size, controller) in (pieces or {}).items():
+            supply.take(state, colour, size)
+            state["board"][sq] = {"colour": colour, "size": size, "controller": controller}
+        for colour, size in empty_supply:
+            while supply.has(state, colour, size):
+                supply.take(state, colour, size)
+                state["exited"][1 - active].append({"colour": colour, "size": size})
+        state.update(roll=None, phase="act", active=active, dice=[{"value": v, "used": False} for v in dice])
+        return state
+
+    def play(self, state: dict, *actions: dict) -> tuple[dict, list[dict]]:
+        events: list[dict] = []
+        for action in actions:
+            state, new = self.game.apply(state, action)
+            events += new
+        return state, events
+
+    def refused(self, state: dict, action: dict) -> str:
+        """The sentence an illegal action is refused with; fails if it is applied or changes the state."""
+        before = copy.deepcopy(state)
+        with pytest.raises(IllegalAction) as err:
+            self.game.apply(state, action)
+        assert state == before
+        return str(err.value)
+
+    @staticmethod
+    def texts(events: list[dict]) -> str:
+        return "\n".join(event["text"] for event in events)
+
+
+@pytest.fixture
+def bz() -> BzTable:
+    return BzTable()
