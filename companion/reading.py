@@ -24,7 +24,7 @@ class Proposal:
     dice: list[dict[str, Any]]
     certain: bool
     problems: list[str] = field(default_factory=list)
-    photo_seq: int = 0
+    photo_id: str = ""  # names this reading and its photo; never reused (set by the table session)
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -103,6 +103,11 @@ def _may_act(table: Table, seat: int) -> bool:
     return to_move is None or to_move in (CHANCE, seat) or to_move not in table.seats
 
 
+def _roll_key(table: Table) -> int:
+    """The record number of the last effective step: the same while a roll waits, whoever joins."""
+    return table.steps[-1].seq if table.steps else 0
+
+
 def _new_code(taken: set[str]) -> str:
     """A short join code a player can type: four letters without look-alikes."""
     alphabet = "".join(c for c in string.ascii_uppercase if c not in "IO")
@@ -211,16 +216,24 @@ class TableSession:
             by = self._authorise(table, token, action)
             return self._apply(table, action, by, source)
 
-    def confirm(self, table_id: str, version: int | None = None, token: str | None = None) -> list[str]:
-        """CONFIRM: apply the proposed reading of the roll (button: version None = the current one)."""
+    def confirm(self, table_id: str, version: int | None = None, token: str | None = None,
+                reading: str | None = None) -> list[str]:
+        """CONFIRM: apply the proposed reading of the roll (button: version None = the current one).
+
+        A phone names the reading it showed (`reading`, the proposal's photo_id): exactly that reading is
+        applied, or the press is refused when the dice were read again since; the version is then not
+        needed (a phone joining does not make the reading stale)."""
         with self._lock:
-            table = self._check(table_id, version)
+            table = self._check(table_id, None if reading is not None else version)
             by = self._presser(table, token)
             if table.game.roll_request(table.state) is None:
                 raise NotNow("nothing to confirm: no roll is awaited")
             proposal = table.proposal
             if proposal is None:
                 raise NotNow("no reading yet: roll the dice into the tray and let them settle")
+            if reading is not None and reading != proposal.photo_id:
+                raise NotNow("The dice were read again after your phone showed them: check the new "
+                             "reading, then press CONFIRM again.")
             if not proposal.certain or proposal.values is None:
                 raise NotNow("the reading is uncertain: press RETRY to read again, or type the dice")
             action = {"type": "roll", "values": proposal.values}
@@ -274,26 +287,28 @@ class TableSession:
             return texts
 
     def pending_roll(self) -> tuple[str, int, int, RollRequest] | None:
-        """The current table's roll awaiting the camera, as (table id, version, read requests, request),
-        all taken at one moment; None when no roll is awaited."""
+        """The current table's roll awaiting the camera, as (table id, roll, read requests, request), all
+        taken at one moment; None when no roll is awaited. `roll` names the game state that asked for
+        the roll: it changes with every move, undo or correction, not when a phone takes a seat."""
         with self._lock:
             table = self.tables.get(self.current) if self.current else None
             request = table.game.roll_request(table.state) if table else None
             return None if table is None or request is None else (
-                table.id, table.version, table.read_requests, request)
+                table.id, _roll_key(table), table.read_requests, request)
 
     def propose_reading(self, table_id: str, dice: list[dict], photo_jpeg: bytes | None = None,
-                        version: int | None = None) -> Proposal | None:
-        """The camera's reading of a settled tray; kept (not logged) until CONFIRM or RETRY. version: the
-        table's version the reading was made for; if the table has moved on since (the roll was typed on
-        a phone while the tray was read), the reading is of no roll awaited now and is dropped."""
+                        roll: int | None = None) -> Proposal | None:
+        """The camera's reading of a settled tray; kept (not logged) until CONFIRM or RETRY. roll: the
+        `pending_roll` the reading was made for; if the game has moved on since (the roll was typed on
+        a phone while the tray was read), the reading is of no roll awaited now and is dropped. Each
+        reading gets its own photo_id, never reused, which names its photo and the CONFIRM of it."""
         with self._lock:
             table = self.get(table_id)
             request = table.game.roll_request(table.state)
-            if request is None or version is not None and version != table.version:
+            if request is None or roll is not None and roll != _roll_key(table):
                 return None
             proposal = match_reading(request, dice, self.min_confidence)
-            proposal.photo_seq = (table.proposal.photo_seq + 1) if table.proposal else 1
+            proposal.photo_id = secrets.token_urlsafe(9)
             table.proposal, table.photo = proposal, photo_jpeg
             if proposal.certain:
                 text = "Read " + ", ".join(str(v) for v in proposal.values or []) + ": press CONFIRM"
@@ -306,8 +321,8 @@ class TableSession:
     def _check(self, table_id: str, version: int | None) -> Table:
         table = self.get(table_id)
         if version is not None and version != table.version:
-            raise NotNow(f"the table has moved on (version {table.version}, you sent {version}): "
-                         "look again and retry")
+            raise NotNow("The table has moved on since your phone last showed it: look at it again, "
+                         "then try once more.")
         return table
 
     def _presser(self, table: Table, token: str | None) -> str:

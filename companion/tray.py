@@ -50,7 +50,7 @@ class TrayWatcher:
         self.interval_s = interval_s
         self.read_ms: list[float] = []  # time of each reading, for the status line
         self.error: str | None = None
-        self._wanted: tuple | None = None  # (table, version, retries) of the roll being read
+        self._wanted: tuple | None = None  # (table, roll, retries) of the roll being read
         self._armed = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -75,14 +75,16 @@ class TrayWatcher:
         if pending is None:
             self._wanted = None
             return False
-        table_id, version, read_requests, request = pending
-        wanted = (table_id, version, read_requests)
+        table_id, roll, read_requests, request = pending
+        wanted = (table_id, roll, read_requests)
         if wanted != self._wanted:
             new_roll = self._wanted is None or self._wanted[:2] != wanted[:2]
             self._wanted = wanted
-            # RETRY reads what is there; a new roll waits for the dice to be thrown
+            # RETRY reads what is there; a new roll waits for the dice to be thrown. The demo camera
+            # throws once per roll and again only on RETRY (a player would pick the dice up): never
+            # because a phone joined.
             self._armed = not new_roll or not settled
-            if new_roll and self.parts.thrower is not None:
+            if self.parts.thrower is not None:
                 self.parts.thrower.throw([{"kind": d.kind, "colour": d.colour} for d in request.dice])
                 self._armed = False
         if not (settled and self._armed):
@@ -98,7 +100,7 @@ class TrayWatcher:
         self.read_ms.append((time.perf_counter() - started) * 1000)
         photo = self.parts.annotate(frame, dice)
         ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        self.session.propose_reading(table_id, dice, jpeg.tobytes() if ok else None, version)
+        self.session.propose_reading(table_id, dice, jpeg.tobytes() if ok else None, roll)
         return True
 
     def run(self) -> None:

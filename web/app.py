@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from companion import advice, games
 from companion.table import BadCommand, TableError, TableSession
 
+from .address import is_loopback, phone_urls
 from .live import Broadcaster
 
 log = logging.getLogger(__name__)
@@ -56,15 +57,25 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         """The answer to a command that went through: what it did, and the table's new version."""
         return jsonify(texts=texts, version=session.get(table_id).version)
 
+    def page_error(status: int, message: str):
+        """A page a person reads, with a way back, for a wrong code or link (the API answers JSON)."""
+        titles = {404: "Not found", 400: "That did not work", 403: "Not allowed", 409: "Not now"}
+        heading = titles.get(status, "Something went wrong")
+        return render_template("error.html", status=status, heading=heading, message=message), status
+
     @app.errorhandler(TableError)
     def table_error(err: TableError):
+        if not request.path.startswith("/api/"):
+            return page_error(err.status, _sentence(str(err)))
         return jsonify(error=str(err)), err.status
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         if request.path.startswith("/api/"):
             return jsonify(error=err.description), err.code
-        return err
+        if err.code == 404:
+            return page_error(404, "There is no page at this address. Check the link, or pick a table below.")
+        return page_error(err.code or 400, _sentence(err.description or err.name))
 
     @app.errorhandler(Exception)
     def crash(err: Exception):
@@ -79,7 +90,20 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     @app.get("/t/<table_id>")
     def table_page(table_id: str):
         table = session.get(table_id)
-        return render_template("table.html", table=table, title=table.game.title)
+        local = is_loopback(request.host.rsplit(":", 1)[0])
+        return render_template("table.html", table=table, title=table.game.title,
+                               phones=join_urls(table), opened_locally=local)
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return redirect(url_for("static", filename="favicon.svg"), code=301)
+
+    def join_urls(table) -> list[str]:
+        """The join link as phones can open it: on this machine's LAN address (and mDNS name), not on
+        the name this page was opened with, which may be localhost."""
+        port = int(request.environ.get("SERVER_PORT") or 80)
+        path = url_for("join", code=table.code)
+        return [base + path for base in phone_urls(port)] or [request.host_url.rstrip("/") + path]
 
     @app.get("/j/<code>")
     def join(code: str):
@@ -134,7 +158,11 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         buttons = {"confirm": session.confirm, "retry": session.retry, "undo": session.undo}
         if press not in buttons:
             abort(404, f"no command {press!r}")
-        return applied(table_id, buttons[press](table_id, version(body()), token() or "") or [])
+        data = body()
+        shown = data.get("reading")
+        if press == "confirm" and isinstance(shown, str):  # the phone names the reading it showed
+            return applied(table_id, session.confirm(table_id, None, token() or "", reading=shown))
+        return applied(table_id, buttons[press](table_id, version(data), token() or "") or [])
 
     @app.post("/api/tables/<table_id>/correct")
     def api_correct(table_id: str):
@@ -152,17 +180,18 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         except ValueError as err:
             raise BadCommand(str(err)) from None
 
-    @app.get("/api/tables/<table_id>/photo.jpg")
-    def api_photo(table_id: str):
-        photo = session.get(table_id).photo
-        if photo is None:
-            abort(404, "no reading photo now")
+    @app.get("/api/tables/<table_id>/photo/<photo_id>.jpg")
+    def api_photo(table_id: str, photo_id: str):
+        """The photo of one reading; its address is never reused, so no phone shows a cached older roll."""
+        table = session.get(table_id)
+        photo = table.photo
+        if photo is None or table.proposal is None or table.proposal.photo_id != photo_id:
+            abort(404, "that reading is gone: the dice were read again or confirmed")
         return Response(photo, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/tables/<table_id>/qr.svg")
     def api_qr(table_id: str):
-        table = session.get(table_id)
-        url = request.host_url.rstrip("/") + url_for("join", code=table.code)
+        url = join_urls(session.get(table_id))[0]
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, dark="#111", light="#fff")
         return Response(out.getvalue(), mimetype="image/svg+xml")
@@ -187,6 +216,15 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     return app
+
+
+def _sentence(text: str) -> str:
+    """A message as a sentence: capital first letter, full stop at the end."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
 
 
 def _games() -> list[dict[str, Any]]:

@@ -205,3 +205,32 @@ def test_listeners_hear_of_each_change_after_it_is_stored(db, session):
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, alice)
     assert heard[-1] == (3, ["Alice bets on 1 dice"])
     assert len(EventStore(db).records(table.id)) == 3
+
+
+def test_confirm_applies_exactly_the_reading_the_phone_showed(session):
+    table = session.create("race", ["Alice", "Bob"])
+    alice = session.claim_seat(table.id, 0)
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, alice)
+    shown = session.propose_reading(table.id, dice(4))
+    session.propose_reading(table.id, dice(6))  # the dice were read again after Alice's phone showed 4
+    with pytest.raises(NotNow, match="read again after your phone showed them"):
+        session.confirm(table.id, None, alice, reading=shown.photo_id)
+    assert table.state["scores"] == [0, 0]
+    now = table.proposal
+    session.claim_seat(table.id, 1)  # Bob joins: the version moves on, the reading Alice sees does not
+    session.confirm(table.id, table.version - 1, alice, reading=now.photo_id)
+    assert table.state["scores"] == [6, 0]
+
+
+def test_every_reading_gets_its_own_photo_id(session):
+    table, alice, _ = seated(session)
+    ids = set()
+    for _ in range(3):
+        session.act(table.id, table.version, {"type": "bet", "dice": 1}, alice)
+        ids.add(session.propose_reading(table.id, dice(2)).photo_id)
+        ids.add(session.propose_reading(table.id, dice(2)).photo_id)
+        session.confirm(table.id, table.version, alice)
+        session.act(table.id, table.version, {"type": "bet", "dice": 1}, table.seats[1])
+        ids.add(session.propose_reading(table.id, dice(1)).photo_id)
+        session.confirm(table.id, table.version, table.seats[1])
+    assert len(ids) == 9 and all(ids)

@@ -77,9 +77,30 @@ def test_a_new_settle_or_retry_reads_again(rig):
     watcher.step(100)
     settle.still = True
     assert watcher.step(150)
+    watcher.parts.thrower = None  # a real camera: RETRY reads the dice that lie there
     session.retry(table.id, table.version, token)
     assert watcher.step(200)
     assert len(reads) == 3 and len(thrower.thrown) == 1
+
+
+def test_the_demo_camera_keeps_its_throw_when_a_phone_joins_and_throws_again_on_retry(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    watcher.step(0)
+    watcher.step(25)  # tumbling
+    settle.still = True
+    assert watcher.step(50)
+    shown = table.proposal
+    session.claim_seat(table.id, 1)  # Bob joins: the table's version moves, the roll does not
+    assert not watcher.step(100)
+    assert len(thrower.thrown) == 1 and table.proposal is shown
+    session.retry(table.id, table.version, token)
+    assert not watcher.step(150)  # the dice are thrown again, and read when they settle
+    assert len(thrower.thrown) == 2
+    settle.still = False
+    watcher.step(200)
+    settle.still = True
+    assert watcher.step(250) and table.proposal is not shown
 
 
 def test_dice_left_from_the_last_roll_are_not_read_as_the_new_one(rig):

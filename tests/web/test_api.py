@@ -35,7 +35,8 @@ def test_create_join_and_play_a_turn(client, session):
                                            "confidence": 0.99}], b"\xff\xd8jpeg")
     snap = snapshot(client, table["id"], alice)
     assert snap["reading"]["values"] == [4] and snap["reading"]["certain"]
-    assert client.get(f"/api/tables/{table['id']}/photo.jpg").data == b"\xff\xd8jpeg"
+    photo = f"/api/tables/{table['id']}/photo/{snap['reading']['photo_id']}.jpg"
+    assert client.get(photo).data == b"\xff\xd8jpeg"
     res = client.post(f"/api/tables/{table['id']}/confirm", headers=alice, json={"version": snap["version"]})
     assert res.get_json()["texts"] == ["Alice moves 4"]
     assert snapshot(client, table["id"])["history"][-1]["texts"] == ["Alice moves 4"]

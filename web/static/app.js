@@ -39,16 +39,46 @@ const Companion = (function () {
   const command = (path, extra) => api(path, Object.assign({ version: snap.version }, extra || {}));
   const act = (action) => command("/actions", { action });
 
+  // The health line: camera, buttons, the live connection, and when the table last changed.
+  function showLink(live) {
+    const el = $("health-link");
+    el.textContent = live ? "Live" : "Reconnecting…";
+    el.className = live ? "ok" : "bad";
+  }
+
+  function heard() {
+    const now = new Date();
+    $("health-time").textContent = "updated " + now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    showLink(true);
+  }
+
+  async function checkHealth() {
+    let status = null;
+    try {
+      const res = await fetch("/api/status", { cache: "no-store" });
+      if (res.ok) status = await res.json();
+    } catch (e) { status = null; }
+    if (!status) { showLink(false); return; }
+    const camera = $("health-camera");
+    if (status.camera_error) { camera.textContent = "Camera: lost"; camera.className = "bad"; }
+    else if (status.camera === "sim") { camera.textContent = "Camera: simulated"; camera.className = ""; }
+    else if (status.camera) { camera.textContent = "Camera: seen"; camera.className = "ok"; }
+    else { camera.textContent = "Camera: none"; camera.className = "bad"; }
+    $("health-buttons").textContent = status.buttons === "gpio" ? "Buttons: wired" : "Buttons: on screen";
+  }
+
   function connect() {
     if (source) source.close();
     source = new EventSource("/api/tables/" + tableId + "/events" + (token ? "?token=" + encodeURIComponent(token) : ""));
-    source.addEventListener("snapshot", (e) => render(JSON.parse(e.data)));
+    source.addEventListener("snapshot", (e) => { heard(); render(JSON.parse(e.data)); });
     source.addEventListener("update", (e) => {
+      heard();
       const data = JSON.parse(e.data);
       render(data.snapshot);
       if (data.texts && data.texts.length) toast(data.texts.join(" · "));
     });
-    source.onerror = () => { $("status").textContent = "Reconnecting…"; };
+    source.onopen = () => showLink(true);
+    source.onerror = () => { showLink(false); checkHealth(); };
   }
 
   async function takeSeat(seat) {
@@ -133,18 +163,20 @@ const Companion = (function () {
     let html = '<p class="reason">' + esc(snap.roll.reason) + "</p>";
     if (!r) html += "<p>Roll into the tray; the companion reads the dice when they settle.</p>";
     else {
-      html += '<img alt="The dice as the camera saw them" src="/api/tables/' + tableId + "/photo.jpg?n=" + r.photo_seq + '">';
+      html += '<img alt="The dice as the camera saw them" src="/api/tables/' + tableId + "/photo/" + encodeURIComponent(r.photo_id) + '.jpg">';
       if (r.values) html += '<p class="values">' + r.values.map(esc).join(" · ") + "</p>";
       if (r.problems.length) html += '<p class="problems">' + r.problems.map(esc).join("<br>") + "</p>";
     }
     if (seated) {
-      html += '<div class="row"><button class="confirm big" id="confirm"' + (r && r.certain ? "" : " disabled") + ">CONFIRM</button>" +
+      const ready = r && r.certain;
+      html += '<div class="row"><button class="confirm big" id="confirm"' + (ready ? "" : " disabled") + ">" +
+        (ready ? "CONFIRM" : "CONFIRM<small>" + (r ? "needs a clear reading" : "waiting for the dice") + "</small>") + "</button>" +
         '<button class="retry big" id="retry">RETRY</button></div>' +
         '<p><button class="secondary" id="type-dice">Type the dice instead</button></p>';
     }
     el.innerHTML = html;
     if (seated) {
-      $("confirm").onclick = () => command("/confirm");
+      $("confirm").onclick = () => api("/confirm", { reading: r.photo_id });
       $("retry").onclick = () => command("/retry");
       $("type-dice").onclick = () => {
         manual = { mode: "roll", values: snap.roll.dice.map((d, i) => (r && r.values ? r.values[i] : null)) };
@@ -195,6 +227,8 @@ const Companion = (function () {
   function start() {
     $("show-qr").onclick = () => { $("qr").hidden = !$("qr").hidden; };
     connect();
+    checkHealth();
+    setInterval(checkHealth, 5000);
   }
 
   return { start, games, esc };
