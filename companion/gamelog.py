@@ -9,6 +9,11 @@ skipped. The first object is the header, every later one an action, in the order
 
 `options` may be omitted (the documented defaults). An action is exactly what the engine's
 `legal_actions` lists; a roll is `{"type": "roll", "values": [...]}` with faces in the requested order.
+
+A log downloaded from a table while its game runs says whose view it is in its header (`"view": "seat"`
+with `"seat"` and `"player"`, or `"spectator"`); other seats' secret fields are left out of its actions
+(a blind pick's item, say), so it replays only up to the first such action. Once the game is over every
+phone downloads it whole (`"view": "everyone"`).
 """
 
 from __future__ import annotations
@@ -36,9 +41,12 @@ class GameLog:
     players: list[str]
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[tuple[int, Action]] = field(default_factory=list)  # (line number, action)
+    #: whose view a downloaded log is ({"view": "seat", "seat": 1, "player": "Bob"}, "spectator",
+    #: "everyone"): while a game runs, a phone's log leaves out other seats' secrets.
+    view: dict[str, Any] = field(default_factory=dict)
 
     def header(self) -> dict:
-        return {"game": self.game, "players": self.players, "options": self.options}
+        return {"game": self.game, "players": self.players, "options": self.options, **self.view}
 
     def dumps(self) -> str:
         lines = [self.header()] + [a for _, a in self.actions]
@@ -67,7 +75,8 @@ def parse(text: str) -> GameLog:
             options = obj.get("options") or {}
             if not isinstance(options, dict):
                 raise LogError('"options" must be an object', number)
-            log = GameLog(obj["game"], players, options)
+            view = {k: obj[k] for k in ("view", "seat", "player") if k in obj}
+            log = GameLog(obj["game"], players, options, view=view)
         else:
             log.actions.append((number, obj))
     if log is None:

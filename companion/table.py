@@ -86,11 +86,17 @@ class Table:
     def state(self) -> State:
         return self.steps[-1].state if self.steps else self.initial
 
+    def seats_of(self, token: str | None) -> list[int]:
+        """Every seat this phone holds, in seat order (one, unless the host gave it more)."""
+        if not token:
+            return []
+        return sorted(seat for seat, owner in self.seats.items() if secrets.compare_digest(owner, token))
+
     def seat_of(self, token: str | None) -> int | None:
-        for seat, owner in self.seats.items():
-            if token and secrets.compare_digest(owner, token):
-                return seat
-        return None
+        """The seat this phone shows: the one to move if it holds it, else its first; None: a watcher."""
+        held = self.seats_of(token)
+        to_move = self.game.current_player(self.state)
+        return to_move if to_move in held else (held[0] if held else None)
 
 
 def _texts(events: list[dict]) -> list[str]:
@@ -106,6 +112,11 @@ def _may_act(table: Table, seat: int) -> bool:
 def _roll_key(table: Table) -> int:
     """The record number of the last effective step: the same while a roll waits, whoever joins."""
     return table.steps[-1].seq if table.steps else 0
+
+
+def _listing(words: list[str]) -> str:
+    """ "Alice, Bob or Carol"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _new_code(taken: set[str]) -> str:
@@ -335,7 +346,9 @@ class TableSession:
         return table.players[seat]
 
     def _authorise(self, table: Table, token: str | None, action: Action) -> str:
-        """A decision belongs to the player to move; a phone may also act for a seat no phone has taken."""
+        """A decision belongs to the player to move; a phone may also act for a seat no phone has taken,
+        but never with a choice that shows that seat's secrets. A hidden draw is entered only by the seats
+        it concerns. Checked before the engine looks at the action, so a refusal tells no secret."""
         if not isinstance(action, dict):
             raise BadCommand("an action is a JSON object")
         seat = table.seat_of(token) if token else None
@@ -343,9 +356,19 @@ class TableSession:
             raise NotYourSeat("this phone has no seat at this table")
         if seat is None:
             raise NotYourSeat("take a seat at this table first; watchers cannot play")
-        if _may_act(table, seat):
-            return table.players[seat]
-        raise NotYourSeat(f"it is {table.players[table.game.current_player(table.state)]}'s turn")
+        game, state = table.game, table.state
+        to_move = game.current_player(state)
+        if to_move == CHANCE and game.secret_chance(state):
+            concerned = game.chance_seats(state) or []
+            if not set(concerned) & set(table.seats_of(token)):
+                names = _listing([table.players[s] for s in concerned])
+                raise NotYourSeat(f"only {names} may enter this: it is a hidden draw")
+        if not _may_act(table, seat):
+            raise NotYourSeat(f"it is {table.players[to_move]}'s turn")
+        if to_move not in (None, CHANCE, seat) and game.redact(state, action, seat) != action:
+            raise NotYourSeat(f"this choice uses {table.players[to_move]}'s hidden items: only "
+                              f"{table.players[to_move]}'s own phone may make it")
+        return table.players[seat]
 
     def _apply(self, table: Table, action: Action, by: str, source: str,
                reading: list[dict] | None = None) -> list[str]:
@@ -398,6 +421,22 @@ class TableSession:
         with self._lock:
             return [step.action for step in self.get(table_id).steps]
 
+    def log_view(self, table_id: str, token: str | None = None) -> tuple[dict[str, Any], list[Action]]:
+        """The game log as this phone may download it: (whose view, actions). While the game runs, each
+        action is redacted for the phone's seat (a watcher's: the spectator view); once it is over,
+        everyone gets it whole."""
+        with self._lock:
+            table = self.get(table_id)
+            if table.game.is_over(table.state):
+                return {"view": "everyone"}, [step.action for step in table.steps]
+            seat = table.seat_of(token)
+            before = [table.initial] + [step.state for step in table.steps[:-1]]
+            actions = [table.game.redact(state, step.action, seat)
+                       for state, step in zip(before, table.steps, strict=True)]
+            if seat is None:
+                return {"view": "spectator"}, actions
+            return {"view": "seat", "seat": seat, "player": table.players[seat]}, actions
+
     def snapshot(self, table_id: str, token: str | None = None) -> dict[str, Any]:
         """Everything one phone may see, as JSON: the seat's view of the game, the roll, the reading."""
         with self._lock:
@@ -408,6 +447,7 @@ class TableSession:
             request = game.roll_request(state)
             decides = seat is not None and to_move not in (None, CHANCE) and _may_act(table, seat)
             legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if decides else []
+            shown = [a for a in legal if to_move == seat or game.redact(state, a, seat) == a]
             return {
                 "table": {"id": table.id, "code": table.code, "game": game.name, "title": game.title,
                           "players": table.players, "options": table.options},
@@ -420,7 +460,8 @@ class TableSession:
                 "state": game.view(state, seat),
                 "roll": request.to_json() if request else None,
                 "reading": table.proposal.to_json() if table.proposal else None,
-                "legal": legal,
+                "legal": shown,
+                "hidden_choices": len(shown) < len(legal),  # choices only the deciding seat's phone sees
                 "can_undo": bool(table.steps) and not table.steps[-1].chance,
                 "history": [{"seq": s.seq, "by": s.by, "texts": s.texts, "source": s.source}
                             for s in table.steps[-HISTORY_SHOWN:]],

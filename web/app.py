@@ -198,14 +198,16 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
 
     @app.get("/api/tables/<table_id>/log.jsonl")
     def api_log(table_id: str):
+        """The game log in `companion replay`'s format, as this phone may see it (TableSession.log_view)."""
         from companion.gamelog import GameLog
 
         table = session.get(table_id)
-        text = GameLog(table.game.name, table.players, table.options,
-                       [(0, a) for a in session.actions_log(table_id)]).dumps()
+        view, actions = session.log_view(table_id, token())
+        text = GameLog(table.game.name, table.players, table.options, [(0, a) for a in actions], view).dumps()
         filename = f"{table.game.name}-{table.code}.jsonl"
         return Response(text, mimetype="application/jsonl",
-                        headers={"Content-Disposition": f"attachment; filename={filename}"})
+                        headers={"Content-Disposition": f"attachment; filename={filename}",
+                                 "Cache-Control": "no-store"})
 
     @app.get("/api/tables/<table_id>/events")
     def api_events(table_id: str):

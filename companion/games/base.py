@@ -8,6 +8,9 @@
 * When chance is due, `roll_request(state)` says who rolls what and why, and the only legal action
   is `{"type": "roll", "values": [...]}`. The engine never rolls, reads no clock and does no I/O.
 * `view(state, player)` removes what that player may not see; `player=None` is a spectator.
+  `redact(state, action, player)` does the same for one action (the log a phone downloads, the choices
+  a phone deciding for another seat is shown); `chance_seats` and `secret_chance` say who may enter
+  the outcome that is due (the seats that rolled; only the seats a hidden draw concerns).
 * An event's `"text"` is shown to every phone; secret details go in other fields, with
   `"visible_to": [seats]`.
 * The state is the replay of the action log from `new_game(players, options)`.
@@ -106,6 +109,29 @@ class Game(ABC):
     def view(self, state: State, player: int | None) -> State:
         """What `player` (None: a spectator) may see; games with secrets override this."""
         return copy.deepcopy(state)
+
+    def redact(self, state: State, action: Action, player: int | None) -> Action:
+        """`action`, applied to `state`, as `player` (None: a spectator) may know it: secret fields left
+        out. Games with hidden information override this; the default keeps everything (nothing secret).
+
+        A decision's secret fields (an item chosen from a hidden collection) are the decider's alone: a
+        phone deciding for a seat it does not hold is never shown them, so it cannot probe them."""
+        return action
+
+    def chance_seats(self, state: State) -> list[int] | None:
+        """The seats whose chance outcome is due: the seats that rolled, or the seats a hidden draw
+        concerns; None when any seat may enter it (a public draw)."""
+        request = self.roll_request(state)
+        if request is None:
+            return None
+        if request.player is not None:
+            return [request.player]
+        seats = request.extra.get("seats")
+        return [s for s in seats if isinstance(s, int)] if isinstance(seats, list) else None
+
+    def secret_chance(self, state: State) -> bool:
+        """True when the outcome due is a hidden draw: only `chance_seats` may see or enter it."""
+        return False
 
     def summary(self, state: State) -> dict:
         """Final scores and winners once over (games override); the CLI prints it after a replay."""

@@ -381,7 +381,7 @@ def test_putzteufel_exchanges_and_picks_the_losers_item_blind():
     assert G.current_player(state) == CHANCE and state["draw"]["kind"] == "blind_pick"
     assert G.legal_actions(state) == [{"type": "pick", "item": "iron"}, {"type": "pick", "item": "bed"}]
     assert "give" not in G.view(state, 2)["draw"] and G.view(state, 0)["draw"]["give"] == "scarf"
-    with pytest.raises(IllegalAction, match="no grill"):
+    with pytest.raises(IllegalAction, match="enter the tile"):
         G.apply(state, {"type": "pick", "item": "grill"})
     state = act(state, {"type": "pick", "item": "iron"})
     assert sorted(state["collections"][1]) == ["grill", "iron"]
@@ -521,3 +521,53 @@ def test_decisions_refuse_true_as_a_seat_and_unknown_targets():
     for bad in ({"type": "swap", "with": True}, {"type": "swap", "with": 2}, {"type": "swap"}):
         with pytest.raises(IllegalAction, match="must swap rank"):
             G.apply(state, bad)
+
+
+# ---- secrets: refusals, redaction, who enters a hidden draw --------------------------------------------
+def blind_pick_from(holdings):
+    state = putz_wins(holdings)
+    return decide(state, {"type": "exchange", "give": "scarf", "from": 0})
+
+
+def refusal(state, action):
+    with pytest.raises(IllegalAction) as err:
+        G.apply(state, action)
+    return str(err.value)
+
+
+def test_a_blind_pick_refusal_reads_the_same_whatever_the_pile_holds():
+    """Before: "Oberteufel (Alice) has no grill to draw" told a prober what the pile lacked."""
+    with_grill = blind_pick_from({0: ["grill", "bed"], 1: ["scarf"]})
+    without = blind_pick_from({0: ["iron", "bed"], 1: ["scarf"]})
+    answers = {refusal(state, {"type": "pick", "item": item})
+               for state in (without,) for item in ("grill", "hot_bath", "scarf", "no-such-item")}
+    answers |= {refusal(with_grill, {"type": "pick", "item": item}) for item in ("iron", "hot_bath")}
+    assert len(answers) == 1, answers
+    assert "grill" not in answers.pop()
+
+
+def test_only_the_putzteufel_and_the_loser_are_concerned_by_a_blind_pick():
+    state = blind_pick_from({0: ["iron", "bed"], 1: ["scarf"]})
+    assert G.secret_chance(state) and G.chance_seats(state) == [1, 0]
+    ranks = G.new_game(NAMES[:3])
+    items = act(ranks, {"type": "draw_ranks", "ranks": STANDARD[3]})
+    for public in (ranks, items):  # the rank draw and the items turned face up: any seat enters them
+        assert not G.secret_chance(public) and G.chance_seats(public) is None
+    fight = claim_all(setup(3, ["grill", "bed"]), {0: 0, 1: 0, 2: 1})
+    assert not G.secret_chance(fight) and G.chance_seats(fight) == [0, 1]  # the fighters who reveal
+
+
+def test_secret_items_are_redacted_for_everyone_who_may_not_know_them():
+    state = putz_wins({0: ["iron", "bed"], 1: ["scarf"]})
+    exchange = {"type": "exchange", "give": "scarf", "from": 0}
+    assert G.redact(state, exchange, 1) == exchange
+    assert G.redact(state, exchange, 0) == G.redact(state, exchange, None) == {"type": "exchange", "from": 0}
+    picking = decide(state, exchange)
+    pick = {"type": "pick", "item": "iron"}
+    assert G.redact(picking, pick, 0) == G.redact(picking, pick, 1) == pick
+    assert G.redact(picking, pick, 2) == G.redact(picking, pick, None) == {"type": "pick"}
+    claim = {"type": "claim", "item": 0}
+    assert G.redact(setup(3, ["grill", "bed"]), claim, None) == claim
+    opened = putz_wins({0: ["iron", "bed"]}, options={"open_collections": True})
+    trade = {"type": "exchange", "give": "grill", "from": 0, "take": "bed"}
+    assert G.redact(opened, trade, None) == trade

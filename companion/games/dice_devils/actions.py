@@ -65,8 +65,12 @@ def apply_draw(state: State, action: Action, events: list[Event]) -> None:
         if kind != "pick":
             raise IllegalAction(f"waiting for the blind pick: {draw['reason']}")
         item = action.get("item")
-        if item not in state["collections"][draw["from"]]:
-            raise IllegalAction(f"{who(state, draw['from'])} has no {NAMES.get(item, item)!s} to draw")
+        if not isinstance(item, str) or item not in state["collections"][draw["from"]]:
+            # The same words whatever the pile holds: a refusal must not tell what is in it.
+            raise IllegalAction(
+                f"enter the tile {who(state, draw['player'])} drew from {who(state, draw['from'])}'s pile, "
+                "as you both see it"
+            )
         state["draw"] = None
         fighting.exchange(state, draw["from"], draw["give"], item, events)
 

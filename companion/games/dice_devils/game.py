@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from ..base import CHANCE, Action, Event, Game, Options, State
 from ..errors import BadOptions, IllegalAction
-from . import actions, fighting, rounds
+from . import actions, fighting, hidden, rounds
 from .items import full_supply, score, triples, value
 from .odds import p_win
 from .ranks import (
@@ -174,6 +174,22 @@ class DiceDevils(Game):
         return {s: chances[ranks[s]] for s in fight["fighters"]}
 
     # ---- what each player sees ------------------------------------------------------------------------
+    def redact(self, state: State, action: Action, player: int | None) -> Action:
+        """A secret item (a given value-1 item, the Putzteufel's own item, a blind pick) for those who
+        may know it only; see `hidden`."""
+        return hidden.redact(state, action, player)
+
+    def chance_seats(self, state: State) -> list[int] | None:
+        """The fighters revealing dice; for a blind pick the Putzteufel and the loser; None for the public
+        draws (the rank draw, the items turned face up)."""
+        pick = hidden.blind_pick(state)
+        if pick is not None:
+            return [pick["player"], pick["from"]]
+        return super().chance_seats(state)
+
+    def secret_chance(self, state: State) -> bool:
+        return hidden.blind_pick(state) is not None
+
     def view(self, state: State, player: int | None) -> State:
         """Own collection only (all if open_collections); the supply only as a count; ranks are public.
 

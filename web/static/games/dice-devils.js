@@ -1,5 +1,5 @@
 // Dice Devils on the phone: your devil and your (private) items, the rank draw and the items turned face
-// up (chance: any seated phone enters them), claims in rank order, the fights with exact odds and totals,
+// up (chance: any seated phone enters them; a blind pick only the two who see it), claims in rank order, the fights with exact odds and totals,
 // the winners' decisions on the deciding phone only, and the final count.
 (function () {
   const RANKS = ["oberteufel", "spielteufel", "fehlerteufel", "putzteufel", "springteufel", "satansbraten"];
@@ -132,10 +132,13 @@
     if (s.seat === d.from) {
       types = grouped(st.collections[s.seat] || []).map(([t]) => t);
       html += "<p>Which of your items did " + esc(who(s, d.player)) + " draw?</p>";
-    } else if (s.seat === d.player || (s.seat !== null && !s.seats[d.from].taken)) {
+    } else if (s.seat === d.player) {
       types = Object.keys(ITEMS);
       html += "<p>Which item was drawn from " + esc(who(s, d.from)) + "'s pile?</p>";
-    } else return html + "</div>";
+    } else {
+      return html + "<p><small>Only " + esc(who(s, d.player)) + " and " + esc(who(s, d.from)) +
+        " see the tile drawn: one of their phones enters it.</small></p></div>";
+    }
     return html + '<div class="dd-grid">' + types.map((t) => '<button class="dd-type" data-pick="' + t + '">' + itemChip(t, esc) + "</button>").join("") + "</div></div>";
   }
 
@@ -167,6 +170,10 @@
     }
     let html = '<div class="card dd-decide" id="dd-decision"><h2>' + (d.player === s.seat ? "Your decision" : "Decide for " + esc(s.table.players[d.player])) +
       "</h2><p>" + esc(d.text) + "</p>";
+    if (s.hidden_choices) {
+      html += '<p class="dd-hidden"><small>Other choices use ' + esc(s.table.players[d.player]) +
+        "'s hidden items: only " + esc(s.table.players[d.player]) + "'s own phone shows them (the host can give this seat to a phone).</small></p>";
+    }
     const groups = {};
     s.legal.forEach((a, i) => {
       const head = a.type === "exchange" ? "With " + who(s, a.from) + ":" : "";
