@@ -64,6 +64,8 @@ def parse(text: str) -> GameLog:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise LogError(f"not JSON ({err.msg})", number) from None
+        except RecursionError:
+            raise LogError("JSON nested too deep for an action", number) from None
         if not isinstance(obj, dict):
             raise LogError("each line must be a JSON object", number)
         if log is None:

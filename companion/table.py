@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import games
-from .games import CHANCE, Action, Game, GameError, IllegalAction, RollRequest, State
+from .games import CHANCE, Action, BadAction, Game, GameError, IllegalAction, RollRequest, State
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
 from .store import EventStore, Record, TableRow
 
@@ -376,6 +376,8 @@ class TableSession:
         try:
             chance = table.game.current_player(state) == CHANCE
             nxt, events = table.game.apply(state, action)
+        except BadAction as err:  # malformed whatever the state: 400
+            raise BadCommand(str(err)) from None
         except IllegalAction as err:
             raise NotNow(str(err)) from None
         body = {"action": action, "by": by, "source": source}

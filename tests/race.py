@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games import CHANCE, D6, DieRequest, Game, IllegalAction, Options, RollRequest, register
+from companion.games.shapes import Whole
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class Race(Game):
     name = "race"
     title = "Dice race"
     options_type = RaceOptions
+    action_shapes = {"bet": {"dice": Whole()}}  # 1 or 2: the rules below say so in their own words
 
     def new_game(self, players, options=None):
         opts = RaceOptions.from_json(options)

@@ -8,6 +8,7 @@ honest status codes: 400 bad input, 403 not your seat, 404 unknown, 409 stale or
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,10 @@ from .live import Broadcaster
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 64 * 1024
+#: Lists and objects nested deeper than this in a request body are refused (an action needs 4).
+MAX_JSON_DEPTH = 16
+#: The longest seat token accepted, in characters (the companion's are 22).
+MAX_TOKEN_CHARS = 128
 TOKEN_HEADER = "X-Seat-Token"
 
 
@@ -39,13 +44,10 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     app.extensions["session"] = session
 
     def token() -> str | None:
-        return request.headers.get(TOKEN_HEADER) or request.args.get("token") or None
+        return _seat_token(request.headers.get(TOKEN_HEADER) or request.args.get("token") or None)
 
     def body() -> dict[str, Any]:
-        data = request.get_json(silent=True, force=True)
-        if not isinstance(data, dict):
-            raise BadCommand("send a JSON object")
-        return data
+        return _json_object(request.get_data(cache=True))
 
     def version(data: dict[str, Any]) -> int:
         value = data.get("version")
@@ -227,6 +229,42 @@ def _sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
+
+
+def _seat_token(raw: str | None) -> str | None:
+    """A seat token as sent, or BadCommand: tokens are short ASCII text (`secrets.token_urlsafe`), and
+    anything else (é, a control character, a kilobyte) could not be one this companion gave."""
+    if raw is None:
+        return None
+    if len(raw) > MAX_TOKEN_CHARS or not raw.isascii() or not raw.isprintable():
+        raise BadCommand("that seat token is not one this companion gives: take a seat again")
+    return raw
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """The request body as a JSON object, or BadCommand saying what is wrong with it (never a 500)."""
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise BadCommand(f"JSON nested too deep: at most {MAX_JSON_DEPTH} levels") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise BadCommand("send a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadCommand("send a JSON object")
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise BadCommand(f"JSON nested too deep: at most {MAX_JSON_DEPTH} levels")
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (a number or text: 0), without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _games() -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import importlib
 
 from .base import CHANCE, Action, Event, Game, Options, State, replay
 from .dice import D6, FACES, GREY, TREEHOUSE, DieRequest, RollRequest
-from .errors import BadOptions, GameError, IllegalAction, UnknownGame
+from .errors import BadAction, BadOptions, GameError, IllegalAction, UnknownGame
 
 #: Game name -> "module:Class"; loaded on first use so one engine's import cost is not everyone's.
 _ENGINES = {
@@ -36,7 +36,7 @@ def get(name: str) -> Game:
 
 
 __all__ = [
-    "CHANCE", "D6", "FACES", "GREY", "TREEHOUSE", "Action", "BadOptions", "DieRequest", "Event", "Game",
-    "GameError", "IllegalAction", "Options", "RollRequest", "State", "UnknownGame", "get", "names",
+    "CHANCE", "D6", "FACES", "GREY", "TREEHOUSE", "Action", "BadAction", "BadOptions", "DieRequest", "Event",
+    "Game", "GameError", "IllegalAction", "Options", "RollRequest", "State", "UnknownGame", "get", "names",
     "register", "replay",
 ]

@@ -14,6 +14,21 @@
 * An event's `"text"` is shown to every phone; secret details go in other fields, with
   `"visible_to": [seats]`.
 * The state is the replay of the action log from `new_game(players, options)`.
+
+Action shapes, checked once, here: each engine declares `action_shapes`, per action type the fields
+it takes and the shape of each (`shapes.py`: `Seat`, `Whole`, `Flag`, `Text`, `OneOf`, `ListOf`,
+`Opt`). Before the engine sees an action, `apply` refuses with `BadAction` (an IllegalAction; the web
+answers 400) an unknown type, a missing or unknown field, or a value of the wrong exact type: a seat
+is an int (not `0.0`, not `true`), an item a known name, a list a list of its element shape. So
+`_apply` may index with what it is given; it still checks what depends on the state (whose turn, what
+a pile holds). `"roll"` is declared for every game (`{"values": ListOf(Face())}`, then
+`RollRequest.check` with exact types). A new engine adopts it with one class attribute, e.g.
+
+    action_shapes = {"move": {"marble": Whole(0, 15), "steps": ListOf(Whole(1, 7), 1, 7)},
+                     "swap": {"with": Seat()}, "fold": {}}
+
+An engine that declares none gets only the `"type"` check; tests/games/test_action_fuzz.py throws
+random JSON at every registered engine and accepts only IllegalAction or GameError back.
 """
 
 from __future__ import annotations
@@ -24,7 +39,8 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .dice import RollRequest
-from .errors import BadOptions, IllegalAction
+from .errors import BadAction, BadOptions, IllegalAction
+from .shapes import Face, Fields, ListOf, action_problem
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -59,6 +75,8 @@ class Game(ABC):
     options_type: ClassVar[type[Options]] = Options
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
+    #: action type -> {field: shape} (see the module docstring); "roll" is added by `shapes_of`.
+    action_shapes: ClassVar[dict[str, Fields]] = {}
 
     @abstractmethod
     def new_game(self, players: list[str], options: dict | None = None) -> State:
@@ -82,6 +100,12 @@ class Game(ABC):
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 
+    def shapes_of(self) -> dict[str, Fields]:
+        """Every action type this game takes and its fields: `action_shapes` plus the roll's outcome."""
+        if not self.action_shapes:
+            return {}
+        return {"roll": {"values": ListOf(Face())}, **self.action_shapes}
+
     def roll_request(self, state: State) -> RollRequest | None:
         """The roll the game waits for, or None."""
         pending = state.get("roll")
@@ -89,8 +113,9 @@ class Game(ABC):
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """The next state and the events the action caused; an illegal action raises and changes nothing."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('an action is a JSON object with a "type"')
+        problem = action_problem(action, self.shapes_of(), self.title, state)
+        if problem:
+            raise BadAction(problem)
         if self.is_over(state):
             raise IllegalAction("the game is over")
         request = self.roll_request(state)

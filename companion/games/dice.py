@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import asdict, dataclass, field
 
+from .shapes import shown
+
 D6 = "d6"
 GREY = "grey"
 TREEHOUSE = "treehouse"
@@ -69,8 +71,10 @@ class RollRequest:
     def check(self, values: list) -> None:
         """Raise ValueError with a readable sentence if `values` cannot be this roll's outcome."""
         if not isinstance(values, list) or len(values) != len(self.dice):
-            raise ValueError(f"this roll needs {len(self.dice)} dice, got {values!r}")
+            got = f"{len(values)}" if isinstance(values, list) else "no list of dice"
+            raise ValueError(f"this roll needs {len(self.dice)} dice, got {got}")
         for die, value in zip(self.dice, values, strict=True):
-            if isinstance(value, bool) or value not in FACES[die.kind]:
+            # exact types: 6.0 and true are not faces, though 6.0 == 6 and true == 1 in Python
+            if not any(type(value) is type(face) and value == face for face in FACES[die.kind]):
                 faces = ", ".join(str(f) for f in distinct_faces(die.kind))
-                raise ValueError(f"{value!r} is not a face of the {die.kind} die ({faces})")
+                raise ValueError(f"{shown(value)} is not a face of the {die.kind} die ({faces})")

@@ -9,6 +9,11 @@ class IllegalAction(GameError, ValueError):
     """The action is not allowed now; the state is unchanged."""
 
 
+class BadAction(IllegalAction):
+    """The action is malformed (an unknown type, a field missing, unknown or of the wrong type): bad input,
+    whatever the state. The web answers 400 for it, and 409 for an action that is only not allowed now."""
+
+
 class BadOptions(GameError, ValueError):
     """A game was created with unknown or impossible options (players, colours, rulings)."""
 

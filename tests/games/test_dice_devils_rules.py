@@ -518,8 +518,11 @@ def test_fight_odds_before_the_reveal_sum_to_one():
 
 def test_decisions_refuse_true_as_a_seat_and_unknown_targets():
     state = putz_wins({})
-    for bad in ({"type": "swap", "with": True}, {"type": "swap", "with": 2}, {"type": "swap"}):
-        with pytest.raises(IllegalAction, match="must swap rank"):
+    for bad, words in (({"type": "swap", "with": True}, "a seat is a whole number from 0 to 2, not true"),
+                       ({"type": "swap", "with": 0.0}, "a seat is a whole number from 0 to 2, not 0.0"),
+                       ({"type": "swap", "with": 2}, "must swap rank"),
+                       ({"type": "swap"}, 'swap needs "with"')):
+        with pytest.raises(IllegalAction, match=words):
             G.apply(state, bad)
 
 

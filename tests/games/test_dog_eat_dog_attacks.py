@@ -78,7 +78,8 @@ def test_defence_roll_is_asked_of_the_defenders_owner(ded):
     ("red-S-1", "yellow-M-1", [], [["yellow-S-1", "red-S-1"]],
      "the small red is in a stack: only a lone upright pyramid can attack"),
     ("red-L-9", "yellow-M-1", [], [], "there is no pyramid called 'red-L-9'"),
-    ("red-L-1", None, [], [], "there is no pyramid called None"),
+    ("red-L-1", None, [], [], 'attack "target": a pyramid is named by its text id, not null'),
+    ("red-L-1", ["yellow-M-1"], [], [], 'attack "target": a pyramid is named by its text id, not a list'),
 ])
 def test_illegal_attacks_explain_why_and_change_nothing(ded, attacker, target, tipped, stacks, words):
     state = ded.layout(ded.start(players=3), stacks=stacks, tipped=tipped)

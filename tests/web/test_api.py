@@ -63,7 +63,8 @@ def test_the_same_confirm_twice_applies_once(client, session):
     (json.dumps({"action": {"type": "bet", "dice": 1}}).encode(), 400, "version"),
     (json.dumps({"version": "3", "action": {"type": "bet"}}).encode(), 400, "version"),
     (json.dumps({"version": 2}).encode(), 400, "action"),
-    (json.dumps({"version": 1, "action": {"type": "fly"}}).encode(), 409, "unknown action"),
+    (json.dumps({"version": 1, "action": {"type": "fly"}}).encode(), 400, "unknown action"),
+    (json.dumps({"version": 1, "action": {"type": "bet", "dice": 1.0}}).encode(), 400, "whole number"),
     (json.dumps({"version": 1, "action": {"type": "bet", "dice": 9}}).encode(), 409, "1 or 2"),
     (json.dumps({"version": 99, "action": {"type": "bet", "dice": 1}}).encode(), 409, "moved on"),
 ])

@@ -38,12 +38,8 @@ def apply_draw(state: State, action: Action, events: list[Event]) -> None:
     if draw["kind"] == "ranks":
         if kind != "draw_ranks":
             raise IllegalAction(f"waiting for the rank draw: {draw['reason']}")
-        ranks = action.get("ranks")
-        if (
-            not isinstance(ranks, list)
-            or sorted(map(str, ranks)) != sorted(state["devils"])
-            or len(ranks) != len(state["players"])
-        ):
+        ranks = action["ranks"]
+        if sorted(ranks) != sorted(state["devils"]) or len(ranks) != len(state["players"]):
             raise IllegalAction(f"give each player, in seat order, one of: {', '.join(state['devils'])}")
         state["ranks"], state["next_ranks"], state["draw"] = list(ranks), list(ranks), None
         listing = ", ".join(f"{state['players'][s]} is {TITLES[r]}" for s, r in enumerate(ranks))
@@ -52,12 +48,10 @@ def apply_draw(state: State, action: Action, events: list[Event]) -> None:
     elif draw["kind"] == "items":
         if kind != "reveal":
             raise IllegalAction(f"waiting for the items turned face up: {draw['reason']}")
-        items = action.get("items")
-        if not isinstance(items, list) or len(items) != draw["count"]:
+        items = action["items"]
+        if len(items) != draw["count"]:
             raise IllegalAction(f"enter exactly {draw['count']} item(s) turned face up")
         for item in items:
-            if item not in ITEMS:
-                raise IllegalAction(f"unknown item {item!r}; items: {', '.join(ITEMS)}")
             if items.count(item) > state["supply"][item]:
                 raise IllegalAction(f"only {state['supply'][item]} {NAMES[item]} tile(s) remain face down")
         rounds.reveal(state, list(items), events)
@@ -110,9 +104,10 @@ def decision_actions(state: State) -> list[Action]:
 
 
 def apply_decision(state: State, action: Action, events: list[Event]) -> None:
-    """Apply a choice that is exactly one of `decision_actions` (true/false are not seat numbers)."""
+    """Apply a choice that is exactly one of `decision_actions` (its shape, exact types included, was
+    checked by `Game.apply`: 0.0 and true are no seats there, though they compare equal to 0 and 1)."""
     decision = state["decision"]
-    if any(isinstance(v, bool) for v in action.values()) or action not in decision_actions(state):
+    if action not in decision_actions(state):
         raise IllegalAction(_why_not(state, action))
     kind = action["type"]
     if kind in ("force_reroll", "accept"):

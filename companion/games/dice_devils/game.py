@@ -21,8 +21,9 @@ from fractions import Fraction
 
 from ..base import CHANCE, Action, Event, Game, Options, State
 from ..errors import BadOptions, IllegalAction
+from ..shapes import ListOf, OneOf, Opt, Seat, Whole
 from . import actions, fighting, hidden, rounds
-from .items import full_supply, score, triples, value
+from .items import ITEMS, full_supply, score, triples, value
 from .odds import p_win
 from .ranks import (
     ABILITIES,
@@ -58,6 +59,21 @@ class DiceDevils(Game):
     options_type = DiceDevilsOptions
     min_players = 3
     max_players = 6
+    action_shapes = {
+        # chance's draws
+        "draw_ranks": {"ranks": ListOf(OneOf(RANKS, "rank"), 1, len(RANKS))},
+        "reveal": {"items": ListOf(OneOf(ITEMS, "item"))},
+        "pick": {"item": OneOf(ITEMS, "item")},
+        # claims and decisions
+        "claim": {"item": Whole(0)},
+        "force_reroll": {},
+        "accept": {},
+        "steal": {"from": Seat(), "item": Opt(OneOf(ITEMS, "item"))},
+        "give": {"item": OneOf(ITEMS, "item")},
+        "exchange": {"give": OneOf(ITEMS, "item"), "from": Seat(), "take": Opt(OneOf(ITEMS, "item"))},
+        "swap": {"with": Seat()},
+        "pass": {},
+    }
 
     # ---- setup ----------------------------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:
@@ -138,12 +154,8 @@ class DiceDevils(Game):
         elif state["decision"]:
             actions.apply_decision(state, action, events)
         elif kind == "claim":
-            index = action.get("item")
-            if (
-                isinstance(index, bool)
-                or not isinstance(index, int)
-                or not 0 <= index < len(state["display"])
-            ):
+            index = action["item"]
+            if index >= len(state["display"]):
                 raise IllegalAction(
                     f"claim an item on display by its number, 0 to {len(state['display']) - 1}"
                 )

@@ -42,8 +42,6 @@ def declare(state: State, seat: int, action: dict) -> list[Event]:
     problem = attacker_problem(state, seat, attacker) or target_problem(state, seat, target)
     if problem:
         raise IllegalAction(problem)
-    if not isinstance(treehouse, bool):
-        raise IllegalAction('"treehouse" is true or false')
     if treehouse and not state["options"]["treehouse"]:
         raise IllegalAction("this game is played without the Treehouse die (option treehouse)")
     if treehouse and state["pyramids"][attacker]["size"] == 1:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..base import CHANCE, Game
 from ..dice import D6, DieRequest, RollRequest
 from ..errors import BadOptions, IllegalAction
+from ..shapes import Flag, ListOf, OneOf, Opt
 from . import attack as attacks
 from . import scoring, treehouse
 from .options import DogEatDogOptions
@@ -29,6 +30,14 @@ FIRST_ROLL_TAG = "first-player"
 RECENT_EVENTS = 20
 
 
+def _pyramid_ids(state: State) -> dict:
+    """The pyramids of this game, by id ("red-L-1"): the names an action may use."""
+    return state["pyramids"]
+
+
+PYRAMID = OneOf(_pyramid_ids, "pyramid")
+
+
 class DogEatDog(Game):
     """Jason Darrah's Dog Eat Dog (2008) with the rulings of rules/dog-eat-dog.md."""
 
@@ -37,6 +46,14 @@ class DogEatDog(Game):
     options_type = DogEatDogOptions
     min_players = 2
     max_players = 10
+    action_shapes = {
+        "attack": {"attacker": PYRAMID, "target": PYRAMID, "treehouse": Opt(Flag())},
+        "pass": {},
+        "skip": {},
+        "swap": {"stacks": ListOf(PYRAMID, 2, 2)},
+        "dig": {"pyramid": PYRAMID},
+        "aim": {"pyramid": PYRAMID, "tip": Flag()},
+    }
 
     # --- the shared vocabulary -------------------------------------------------------------------------
 

@@ -55,15 +55,13 @@ def follow_up_actions(state: State, seat: int, face: str) -> list[dict]:
 
 
 def swap(state: State, action: dict) -> list[Event]:
-    pair = action.get("stacks")
+    pair = action["stacks"]  # two pyramid ids (checked by Game.apply)
     tops = {s[-1]: s for s in state["stacks"]}
-    if not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]:
+    if pair[0] == pair[1]:
         raise IllegalAction('SWAP names two different stacks by their top pyramids: "stacks": [id, id]')
     for pid in pair:
-        if not isinstance(pid, str) or pid not in tops:
-            known = isinstance(pid, str) and pid in state["pyramids"]
-            where = "is not the top of a stack" if known else "is unknown"
-            raise IllegalAction(f"{pid!r} {where}: SWAP names each stack by its top pyramid")
+        if pid not in tops:
+            raise IllegalAction(f"{pid!r} is not the top of a stack: SWAP names each stack by its top")
     first, second = tops[pair[0]], tops[pair[1]]
     first[-1], second[-1] = second[-1], first[-1]
     players = state["players"]
@@ -87,12 +85,10 @@ def dig(state: State, seat: int, action: dict) -> list[Event]:
 
 
 def aim(state: State, action: dict) -> list[Event]:
-    pid, tip = action.get("pyramid"), action.get("tip")
-    pyramid = state["pyramids"].get(pid) if isinstance(pid, str) else None
-    if pyramid is None or pyramid["status"] not in (UPRIGHT, TIPPED):
+    pid, tip = action["pyramid"], action["tip"]  # a pyramid id, true or false (checked by Game.apply)
+    pyramid = state["pyramids"][pid]
+    if pyramid["status"] not in (UPRIGHT, TIPPED):
         raise IllegalAction(f"{pid!r} is not a lone pyramid: AIM tips or stands up a lone pyramid")
-    if not isinstance(tip, bool):
-        raise IllegalAction('AIM says "tip": true (tip it) or false (stand it up)')
     if tip != (pyramid["status"] == UPRIGHT):
         raise IllegalAction(f"{name(state, pid)} is already {pyramid['status']}")
     pyramid["status"] = TIPPED if tip else UPRIGHT
