@@ -20,14 +20,19 @@ from __future__ import annotations
 from ..base import CHANCE, Action, Event, Game, State
 from ..dice import D6, DieRequest, RollRequest
 from ..errors import BadOptions, IllegalAction
+from ..shapes import OneOf, Opt, Whole
 from . import actions, powers, supply
-from .board import describe, path
+from .board import DIRECTIONS, SQUARES, describe, path
 from .options import COLOUR_SETS, BattleZoneOptions
 
 RECENT_EVENTS = 20
 TURN_TAG = "turn"
 POWER_STEPS = ("transport", "put", "stop", "grow")
 COLOURS_TO_WIN = 5
+
+_DIE = {"die": Whole(0, 2), "colour": Opt(OneOf(lambda state: state["colours"], "colour")),
+        "square": OneOf(SQUARES, "square")}
+_SQUARE = {"square": OneOf(SQUARES, "square")}
 
 
 class BattleZone(Game):
@@ -38,6 +43,11 @@ class BattleZone(Game):
     options_type = BattleZoneOptions
     min_players = 2
     max_players = 2
+    action_shapes = {  # see base.py; the rules still check what depends on the state (actions.normalise)
+        "place": _DIE, "take": _DIE, "upgrade": _DIE, "activate": _DIE,
+        "move": {**_DIE, "direction": OneOf(tuple(DIRECTIONS), "direction")},
+        "transport": _SQUARE, "put": _SQUARE, "grow": _SQUARE, "stop": {}, "end": {}, "draw": {},
+    }
 
     # ---- the shared vocabulary ---------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:
