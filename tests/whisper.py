@@ -7,12 +7,14 @@ Like the race (tests/race.py), but a bet may carry a `whisper` only its bettor m
 from __future__ import annotations
 
 from companion.games import register
+from companion.games.shapes import Opt, Text, Whole
 from tests.race import Race
 
 
 class Whisper(Race):
     name = "whisper"
     title = "Whispered race"
+    action_shapes = {"bet": {"dice": Whole(), "whisper": Opt(Text())}}
 
     def redact(self, state, action, player):
         if "whisper" in action and player != state["turn"]:
