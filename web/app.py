@@ -21,7 +21,7 @@ from companion import advice, games
 from companion.table import BadCommand, TableError, TableSession
 
 from .address import is_loopback, phone_urls
-from .live import Broadcaster
+from .live import Broadcaster, StreamsBusy, live_body
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,10 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         if not request.path.startswith("/api/"):
             return page_error(err.status, _sentence(str(err)))
         return jsonify(error=str(err)), err.status
+
+    @app.errorhandler(StreamsBusy)
+    def busy(err: StreamsBusy):
+        return jsonify(error=str(err)), 503, {"Retry-After": str(err.retry_after_s)}
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
@@ -215,8 +219,9 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     def api_events(table_id: str):
         session.get(table_id)
         phone = token()
-        stream = live.stream(table_id, lambda: session.snapshot(table_id, phone))
-        return Response(stream, mimetype="text/event-stream",
+        client = request.remote_addr or ""
+        stream = live.open(table_id, client, phone, lambda: session.snapshot(table_id, phone))
+        return Response(live_body(stream, request.environ), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     return app

@@ -1,7 +1,9 @@
 """The real WSGI server: waitress, threaded, in the one process that owns camera and GPIO (no reloader).
 
-Each live phone holds one event stream, and so one worker thread, open: `threads` must exceed the
-phones at the table plus a few for commands.
+Each live phone's event stream holds one worker thread while it is open, so the server has a thread
+for every stream the broadcaster allows plus `API_THREADS` that streams can never take: a flood of
+streams is refused (503) before it reaches the API's threads. A stream notices its phone has gone
+within `live.POLL_S` (waitress looks ahead on the connection), so its thread comes back at once.
 """
 
 from __future__ import annotations
@@ -12,15 +14,18 @@ import time
 from flask import Flask
 from waitress.server import create_server
 
-DEFAULT_THREADS = 48
+API_THREADS = 16  # threads that only commands and pages use
 
 
 class WebServer:
     """Serve `app` on host:port until `close()`; port 0 picks a free port (see `.port`)."""
 
-    def __init__(self, app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = DEFAULT_THREADS):
+    def __init__(self, app: Flask, host: str = "0.0.0.0", port: int = 8000) -> None:
         self.app = app
-        self._server = create_server(app, host=host, port=port, threads=threads, channel_timeout=30,
+        live = app.extensions["live"]
+        self._server = create_server(app, host=host, port=port, threads=live.most + API_THREADS,
+                                     connection_limit=live.most + 4 * API_THREADS,
+                                     channel_request_lookahead=1, channel_timeout=30,
                                      ident="table-companion")
         self.host, self.port = self._server.effective_host, self._server.effective_port
         self._thread: threading.Thread | None = None
@@ -42,12 +47,11 @@ class WebServer:
 
     def close(self) -> None:
         """End the phones' event streams first (so no worker writes to a closed server), then stop."""
-        live = self.app.extensions.get("live")
-        if live is not None:
-            live.close()
-            deadline = time.monotonic() + 2
-            while live.count() and time.monotonic() < deadline:
-                time.sleep(0.02)
+        live = self.app.extensions["live"]
+        live.close()
+        deadline = time.monotonic() + 2
+        while live.count() and time.monotonic() < deadline:
+            time.sleep(0.02)
         self._server.close()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -7,7 +7,8 @@ import importlib
 TARGETS = {
     "engine": ("companion.bench_engine", "random games/s, odds query µs, Battle Zone legal actions ms"),
     "vision": ("vision.bench", "dice reader accuracy and ms per frame on a labelled folder"),
-    "web": ("web.bench", "confirm-to-phone latency with 16 live phones, server memory"),
+    "web": ("web.bench", "streams held, API latency while they are open, confirm-to-phone latency, "
+                         "a one-client flood, server memory"),
 }
 
 
@@ -28,5 +29,8 @@ def add_parser(sub) -> None:
         if name == "engine":
             t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
         if name == "web":
-            t.add_argument("--phones", type=int, default=16, help="live phones to simulate")
+            t.add_argument("--streams", type=int, default=200, help="idle event streams to hold open")
+            t.add_argument("--requests", type=int, default=400, help="API calls to time while they are open")
+            t.add_argument("--phones", type=int, default=16, help="seated live phones to simulate")
             t.add_argument("--confirms", type=int, default=50, help="confirms to time")
+            t.add_argument("--flood", type=int, default=12, help="streams one client asks for at once")
