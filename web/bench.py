@@ -2,7 +2,8 @@
 
 Starts `companion serve` (synthetic camera, no GPIO, a fresh data folder) in its own process and, on
 loopback only (each simulated phone from its own 127.x.y.z address, as phones at a table have their own):
-1. opens `--streams` idle event streams on a table (no seat, no code: watchers) and counts those held;
+1. opens `--streams` idle event streams on a table (no seat, no code: watchers), counts those held,
+   and the server's CPU use while they sit idle for 5 s;
 2. while they stay open, times `--requests` API calls (a phone's snapshot, the status) from 4 clients:
    median and 99th percentile in ms;
 3. plays Dog Eat Dog through the API with `--phones` seated live phones: each roll is CONFIRMed from the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import selectors
 import socket
@@ -77,7 +79,7 @@ class Phone(threading.Thread):
         conn.request("GET", f"/api/tables/{self.table}/events")
         res = conn.getresponse()
         while True:
-            line = res.fp.readline()
+            line = res.readline()
             if not line:
                 return
             line = line.decode().rstrip("\n")
@@ -144,6 +146,12 @@ def _rss_mb(pid: int) -> tuple[float, float]:
         key, _, value = line.partition(":")
         fields[key] = value.strip()
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def _cpu_s(pid: int) -> float:
+    """The process's CPU time so far (user + system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run(args) -> int:
@@ -277,6 +285,11 @@ def _measure(port: int, server: subprocess.Popen, args, rng: random.Random) -> i
     opened_s = time.monotonic() - idle.started
     print(f"idle streams: {idle.held()} of {args.streams} held open (each from its own address; "
           f"all answered in {opened_s:.1f} s)")
+
+    before, idle_s = _cpu_s(server.pid), 5.0
+    time.sleep(idle_s)
+    print(f"server CPU while they sit idle: {100 * (_cpu_s(server.pid) - before) / idle_s:.1f} % of one core "
+          f"(over {idle_s:.0f} s)")
 
     api = _api_latency(port, tid, token, args.requests)
     print(f"API with them open ({len(api)} GETs of a snapshot or the status, 4 clients at once):\n  "

@@ -78,7 +78,12 @@ const Companion = (function () {
       if (data.texts && data.texts.length) toast(data.texts.join(" · "));
     });
     source.onopen = () => showLink(true);
-    source.onerror = () => { showLink(false); checkHealth(); };
+    source.onerror = () => {
+      showLink(false);
+      checkHealth();
+      // the browser does not retry a refused stream (503: the companion or this phone has too many open)
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+    };
   }
 
   async function takeSeat(seat) {
