@@ -11,7 +11,8 @@ loopback only (each simulated phone from its own 127.x.y.z address, as phones at
    would; for every command, the time from sending it until the last phone has the update carrying the
    new version (the idle streams get every update too);
 4. floods from one client: asks for more streams than one client may hold, counts 503s with
-   Retry-After, and checks another client still opens a stream and the API still answers;
+   Retry-After, and checks another client still opens a stream and the API still answers; then new
+   clients open streams until the cap in all refuses one, and the API is asked again;
 5. reports the server's resident memory (RSS now, and its peak) in MB;
 6. closes every idle stream at once and times how soon the API answers and a new stream opens.
 Prints figures; never fails on speed.
@@ -268,6 +269,26 @@ def _flood(port: int, tid: str, asks: int) -> tuple[int, list[str], int, int]:
     return len(held), refusals, other_status, api_status
 
 
+def _fill(port: int, tid: str, first: int, most: int = 5000) -> tuple[int, str, int]:
+    """New clients open one stream each until one is refused: (streams opened, the refusal, the API's
+    status while the server is full). All of them are closed again."""
+    held, refusal = [], "no refusal"
+    for n in range(first, first + most):
+        conn = http.client.HTTPConnection(HOST, port, timeout=10, source_address=(_address(n), 0))
+        conn.request("GET", f"/api/tables/{tid}/events")
+        res = conn.getresponse()
+        if res.status != 200:
+            error = json.loads(res.read() or b"{}").get("error")
+            refusal = f"{res.status} Retry-After {res.getheader('Retry-After')}: {error!r}"
+            conn.close()
+            break
+        held.append(conn)
+    api_status, _ = _call(port, "GET", f"/api/tables/{tid}")
+    for conn in held:
+        conn.close()
+    return len(held), refusal, api_status
+
+
 def _measure(port: int, server: subprocess.Popen, args, rng: random.Random) -> int:
     for _ in range(100):
         try:
@@ -307,6 +328,10 @@ def _measure(port: int, server: subprocess.Popen, args, rng: random.Random) -> i
     print(f"flood from one client: asked for {asks} streams, {opened} opened, {len(refusals)} refused "
           f"({', '.join(sorted(set(refusals))) or 'none'}); meanwhile another client's stream got {other} "
           f"and the API answered {api_status}")
+
+    filled, refusal, api_status = _fill(port, tid, first=80_000)
+    print(f"cap in all: {filled} more clients opened a stream each, then the next got {refusal}; "
+          f"the API answered {api_status}")
 
     rss, peak = _rss_mb(server.pid)
     print(f"server memory: RSS {rss:.0f} MB now, peak {peak:.0f} MB (with {idle.held()} idle streams "
