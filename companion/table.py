@@ -63,6 +63,7 @@ class Step:
     chance: bool
     texts: list[str]
     source: str = ""
+    todo: list[str] = field(default_factory=list)  # what players must do with the pieces after it
 
 
 @dataclass
@@ -101,6 +102,11 @@ class Table:
 
 def _texts(events: list[dict]) -> list[str]:
     return [str(e["text"]) for e in events if isinstance(e, dict) and e.get("text")]
+
+
+def _todo(game: Game, events: list[dict]) -> list[str]:
+    """The words of the events that ask players to move pieces on the table."""
+    return _texts([e for e in events if isinstance(e, dict) and e.get("type") in game.moves_pieces])
 
 
 def _may_act(table: Table, seat: int) -> bool:
@@ -293,7 +299,8 @@ class TableSession:
                 raise BadCommand(str(err)) from None
             record = self._commit(table, "correction", {"values": values, "by": by})
             texts = [f"{by} corrected the roll to {', '.join(str(v) for v in values)}", *_texts(events)]
-            table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction")
+            table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction",
+                                   _todo(table.game, events))
             self._tell(table, texts)
             return texts
 
@@ -385,7 +392,8 @@ class TableSession:
             body["reading"] = reading
         record = self._commit(table, "action", body)
         texts = _texts(events)
-        table.steps.append(Step(record.seq, action, nxt, by, chance, texts, source))
+        todo = _todo(table.game, events)
+        table.steps.append(Step(record.seq, action, nxt, by, chance, texts, source, todo))
         table.proposal, table.photo = None, None
         self._tell(table, texts)
         return texts
@@ -407,7 +415,7 @@ class TableSession:
             chance = table.game.current_player(table.state) == CHANCE
             nxt, events = table.game.apply(table.state, body["action"])
             table.steps.append(Step(record.seq, body["action"], nxt, body.get("by", ""), chance,
-                                    _texts(events), body.get("source", "")))
+                                    _texts(events), body.get("source", ""), _todo(table.game, events)))
         elif record.kind == "undo":
             table.steps.pop()
         elif record.kind == "correction":
@@ -415,7 +423,7 @@ class TableSession:
             action = {"type": "roll", "values": body["values"]}
             state, events = table.game.apply(previous, action)
             table.steps[-1] = Step(record.seq, action, state, body.get("by", ""), True, _texts(events),
-                                   "correction")
+                                   "correction", _todo(table.game, events))
 
     # ---- reading the table -------------------------------------------------------------------------
     def actions_log(self, table_id: str) -> list[Action]:
@@ -468,6 +476,7 @@ class TableSession:
                 "history": [{"seq": s.seq, "by": s.by, "texts": s.texts, "source": s.source}
                             for s in table.steps[-HISTORY_SHOWN:]],
                 "last_roll": self._last_roll(table),
+                "todo": table.steps[-1].todo if table.steps else [],
                 "summary": game.summary(state) if game.is_over(state) else None,
             }
 

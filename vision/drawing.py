@@ -19,16 +19,19 @@ def _as_die(die: Die | Mapping) -> Die:
                float(die.get("confidence", 0.0)))
 
 
-def annotate(frame: np.ndarray, dice: Sequence[Die | Mapping]) -> np.ndarray:
+def annotate(frame: np.ndarray, dice: Sequence[Die | Mapping], labels: bool = True) -> np.ndarray:
     """A copy of the BGR frame with each die's box, value and confidence drawn on it.
 
     dice: Die objects, or their JSON dicts (value, kind, colour, box, confidence).
+    labels: False draws the boxes only (the phone page writes its own words over them: "Ann 6").
     """
     out = frame.copy()
     for die in map(_as_die, dice):
         colour = (60, 200, 60) if die.confidence >= SURE else (0, 140, 255)
         x1, y1, x2, y2 = die.box
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, 2)
+        if not labels:
+            continue
         label = f"{die.value} {die.confidence:.2f}"
         if die.kind != "d6":
             label = f"{die.kind}:{label}"

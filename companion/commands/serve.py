@@ -98,7 +98,8 @@ class Companion:
             return [die.to_json() for die in read_dice(image, treehouse=treehouse)]
 
         parts = TrayParts(frame=frame, settled=detector.update,
-                          read=read, annotate=annotate, thrower=source if hasattr(source, "throw") else None)
+                          read=read, annotate=lambda image, dice: annotate(image, dice, labels=False),
+                          thrower=source if hasattr(source, "throw") else None)
         return source.name, camera, TrayWatcher(self.session, parts, interval_s=0)
 
     def _open_hardware(self):

@@ -77,6 +77,9 @@ class Game(ABC):
     max_players: ClassVar[int] = 10
     #: action type -> {field: shape} (see the module docstring); "roll" is added by `shapes_of`.
     action_shapes: ClassVar[dict[str, Fields]] = {}
+    #: event types that ask players to move pieces on the table ("Tip both pyramids"): the page keeps
+    #: their words in view until the next command.
+    moves_pieces: ClassVar[frozenset[str]] = frozenset()
 
     @abstractmethod
     def new_game(self, players: list[str], options: dict | None = None) -> State:

@@ -185,7 +185,8 @@ def test_oberteufel_counts_his_best_two_and_satansbraten_adds_his_lowest_die():
     state = claim_all(state, {0: 1, 1: 0, 2: 1})
     request = G.roll_request(state)
     assert [(d.kind, d.colour) for d in request.dice] == [("d6", "yellow")] * 3 + [("grey", "grey")] * 2
-    assert request.reason == "Oberteufel (Alice) and Satansbraten (Carol): reveal your dice"
+    assert request.reason == ("Oberteufel (Alice) and Satansbraten (Carol): roll under your cups, "
+                              "then reveal your dice")
     state = roll(state, [2, 5, 3, 4, 4])  # Oberteufel 5 + 3 = 8; Satansbraten 4 + 4 + 2 = 10
     fight = state["fights"][0]
     assert fight["totals"] == [8, 10]

@@ -54,7 +54,8 @@ def test_the_odds_query_the_page_sends_matches_the_engine(client, session, table
         act(client, table_id, phone, {"type": "claim", "item": item})
     seen = snap(client, table_id, carol)
     assert seen["roll"]["reason"] == (
-        "Oberteufel (Alice), Putzteufel (Bob) and Satansbraten (Carol): reveal your dice")
+        "Oberteufel (Alice), Putzteufel (Bob) and Satansbraten (Carol): "
+        "roll under your cups, then reveal your dice")
     res = client.get(f"/api/tables/{table_id}/odds?fighters=putzteufel,satansbraten")
     assert res.status_code == 200
     engine = session.get(table_id).game.fight_odds(session.get(table_id).state)

@@ -100,7 +100,7 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
 
     # The fight over the bed: the roll panel asks, every phone shows the exact odds before the reveal.
     for page in phones:
-        expect(page.locator("#roll .reason")).to_contain_text("Oberteufel (Alice) and Putzteufel (Bob)")
+        expect(page.locator("#status")).to_contain_text("Oberteufel (Alice) and Putzteufel (Bob)")
         expect(page.locator("#dd-fight-0 .dd-odds")).to_have_count(2)
     odds = alice.locator("#dd-fight-0 .dd-odds").all_inner_texts()
     assert all(t.endswith("%") for t in odds) and float(odds[0].split()[0]) > 50, odds

@@ -84,7 +84,7 @@ def test_two_phones_play_an_attack_to_its_confirmed_outcome(companion):
         # The attack roll, then the defence roll, each read by the camera and confirmed.
         settle_roll(mover)
         other_name = "Ben" if mover is ann else "Ann"
-        other.wait_for_selector(f"#roll .reason:has-text('{other_name}:')", timeout=15000)
+        other.wait_for_selector(f"#status:has-text('{other_name}:')", timeout=15000)
         settle_roll(other)
 
         outcome = re.compile(r"tip|on top|takes|captures", re.I)

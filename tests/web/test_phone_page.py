@@ -135,6 +135,7 @@ def test_the_qr_code_decodes_to_the_lan_address_and_localhost_is_warned(still, b
     page.goto(f"{server.url}/t/{table.id}")  # opened on the companion itself, as 127.0.0.1
     assert page.locator("#local-warning").is_visible()
     assert "only this machine" in page.locator("#local-warning").inner_text()
+    page.locator("#show-qr").click()
     qr = page.locator("#qr img")
     page.wait_for_function("() => document.querySelector('#qr img').naturalWidth > 0")
     image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_COLOR)

@@ -48,7 +48,7 @@ const Companion = (function () {
 
   function heard() {
     const now = new Date();
-    $("health-time").textContent = "updated " + now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    $("health-time").textContent = "updated " + now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
     showLink(true);
   }
 
@@ -96,6 +96,63 @@ const Companion = (function () {
 
   function playerName(seat) { return seat === null || seat === undefined ? "" : snap.table.players[seat]; }
 
+  // Whose seat rolls each asked-for die: one group per seat, in the order asked.
+  function owners(request) {
+    const extra = request.extra || {};
+    const seats = extra.seats || [];
+    if (seats.length && extra.counts) return seats.flatMap((seat, i) => Array(extra.counts[i]).fill(seat));
+    if (seats.length === request.dice.length) return seats.slice();
+    return request.dice.map(() => (request.player === null || request.player === undefined ? null : request.player));
+  }
+
+  const KIND = { d6: "", grey: "small grey ", treehouse: "Treehouse " };
+  function dieName(die) {
+    if (die.kind === "grey" || die.kind === "treehouse") return KIND[die.kind] + "die";
+    return (die.colour ? die.colour + " " : "") + "die";
+  }
+
+  // The values of a roll grouped by the seat that rolled them, each in its die's colour and kind.
+  function byOwner(request, values) {
+    const who = owners(request);
+    const groups = [];
+    request.dice.forEach((die, i) => {
+      const last = groups[groups.length - 1];
+      if (!last || last.seat !== who[i]) groups.push({ seat: who[i], dice: [] });
+      groups[groups.length - 1].dice.push({ die, value: values ? values[i] : null });
+    });
+    return groups.map((g) => '<span class="by"><span class="who">' + esc(g.seat === null ? "Roll" : playerName(g.seat)) + "</span> " +
+      g.dice.map((d) => '<span class="die ' + esc(d.die.kind) + " " + esc(d.die.colour || "") + '" title="' + esc(dieName(d.die)) + '">' +
+        esc(d.value === null ? "?" : d.value) + "</span>").join("") + "</span>").join("");
+  }
+
+  // Words over the photo's boxes: whose die and its value ("Ann 6").
+  function photoLabels(reading) {
+    const request = snap.roll;
+    const who = owners(request);
+    return reading.dice.filter((d) => d.box).map((d) => {
+      const mine = request.dice.map((r, i) => (r.kind === d.kind && (!r.colour || r.colour === d.colour) ? who[i] : undefined))
+        .filter((s) => s !== undefined);
+      const owner = new Set(mine).size === 1 && mine[0] !== null ? playerName(mine[0]) + " " : "";
+      return { box: d.box, text: owner + d.value, unsure: d.confidence < 0.8 };
+    });
+  }
+
+  function placeLabels(img, labels) {
+    const layer = img.parentElement.querySelector(".labels");
+    if (!img.naturalWidth || !layer) return;
+    const k = img.clientWidth / img.naturalWidth;
+    const dy = (img.clientHeight - img.naturalHeight * k) / 2;
+    layer.innerHTML = labels.map((l) => '<span class="label' + (l.unsure ? " unsure" : "") + '" style="left:' +
+      Math.round(l.box[0] * k) + "px;top:" + Math.max(0, Math.round(l.box[1] * k + dy) - 22) + 'px">' + esc(l.text) + "</span>").join("");
+  }
+
+  function renderTodo() {
+    const el = $("todo");
+    const todo = snap.todo || [];
+    el.hidden = !todo.length;
+    el.innerHTML = todo.length ? "<b>Do now:</b> " + todo.map(esc).join("<br>") : "";
+  }
+
   function renderStatus() {
     const el = $("status");
     el.className = "status";
@@ -108,6 +165,7 @@ const Companion = (function () {
 
   function renderSeats() {
     const el = $("seats");
+    el.classList.toggle("sat", snap.seat !== null); // a seated phone keeps its seat list below the game
     const g = games[gameName];
     el.innerHTML = "<h2>Players</h2>" + snap.seats.map((s) => {
       const swatch = g && g.swatch ? g.swatch(snap, s.seat) : "";
@@ -124,7 +182,8 @@ const Companion = (function () {
   function faceRows(request, values, onPick) {
     return request.dice.map((die, i) => {
       const faces = FACES[die.kind] || [];
-      return '<div><small>' + esc((die.colour ? die.colour + " " : "") + die.kind) + " #" + (i + 1) + '</small><div class="faces">' +
+      const who = owners(request)[i];
+      return '<div><small>' + esc((who === null ? "" : playerName(who) + "'s ") + dieName(die)) + '</small><div class="faces">' +
         faces.map((f) => '<button data-die="' + i + '" data-face="' + esc(f) + '" class="' + (values[i] === f ? "chosen" : "") + '">' + esc(f) + "</button>").join("") +
         "</div></div>";
     }).join("");
@@ -134,7 +193,8 @@ const Companion = (function () {
 
   function renderManual(el, request) {
     const box = document.createElement("div");
-    box.innerHTML = "<h2>" + (manual.mode === "correct" ? "Correct the last roll" : "Type the dice") + "</h2>" +
+    const whose = [...new Set(owners(request).filter((s) => s !== null))].map(playerName).join(" and ");
+    box.innerHTML = "<h2>" + (manual.mode === "correct" ? "Correct " + (whose ? whose + "'s" : "the last") + " roll" : "Type the dice") + "</h2>" +
       faceRows(request, manual.values) +
       '<div class="row"><button class="primary big" id="manual-ok">Use these dice</button><button id="manual-cancel">Cancel</button></div>';
     box.querySelectorAll("button[data-die]").forEach((b) => {
@@ -165,11 +225,12 @@ const Companion = (function () {
     }
     el.hidden = false;
     const r = snap.reading;
-    let html = '<p class="reason">' + esc(snap.roll.reason) + "</p>";
-    if (!r) html += "<p>Roll into the tray; the companion reads the dice when they settle.</p>";
+    let html = ""; // the bar above says who rolls what
+    if (!r) html += '<p class="reason">Roll into the tray; the companion reads the dice when they settle.</p>';
     else {
-      html += '<img alt="The dice as the camera saw them" src="/api/tables/' + tableId + "/photo/" + encodeURIComponent(r.photo_id) + '.jpg">';
-      if (r.values) html += '<p class="values">' + r.values.map(esc).join(" · ") + "</p>";
+      html += '<div class="photo"><img alt="The dice as the camera saw them" src="/api/tables/' + tableId + "/photo/" +
+        encodeURIComponent(r.photo_id) + '.jpg"><div class="labels"></div></div>';
+      if (r.values) html += '<p class="values">' + byOwner(snap.roll, r.values) + "</p>";
       if (r.problems.length) html += '<p class="problems">' + r.problems.map(esc).join("<br>") + "</p>";
     }
     if (seated) {
@@ -180,6 +241,12 @@ const Companion = (function () {
         '<p><button class="secondary" id="type-dice">Type the dice instead</button></p>';
     }
     el.innerHTML = html;
+    const img = el.querySelector(".photo img");
+    if (img) {
+      const labels = photoLabels(r);
+      img.onload = () => placeLabels(img, labels);
+      if (img.complete) placeLabels(img, labels);
+    }
     if (seated) {
       $("confirm").onclick = () => api("/confirm", { reading: r.photo_id });
       $("retry").onclick = () => command("/retry");
@@ -195,7 +262,10 @@ const Companion = (function () {
     const el = $("controls");
     const buttons = [];
     if (snap.seat !== null && snap.can_undo) buttons.push('<button id="undo" class="secondary">Undo last move</button>');
-    if (snap.seat !== null && snap.last_roll && !snap.roll) buttons.push('<button id="correct" class="secondary">Correct last roll</button>');
+    if (snap.seat !== null && snap.last_roll && snap.last_roll.request && !snap.roll) {
+      const whose = [...new Set(owners(snap.last_roll.request).filter((s) => s !== null))].map(playerName).join(" and ");
+      buttons.push('<button id="correct" class="secondary">Correct ' + esc(whose ? whose + "'s" : "the last") + " roll</button>");
+    }
     el.hidden = !buttons.length;
     el.innerHTML = '<div class="row">' + buttons.join("") + "</div>";
     if ($("undo")) $("undo").onclick = () => command("/undo");
@@ -218,6 +288,7 @@ const Companion = (function () {
     snap = s;
     if (s.seat === null && token) { /* this phone's token no longer matches a seat */ }
     renderStatus();
+    renderTodo();
     renderSeats();
     renderRoll();
     renderControls();

@@ -47,6 +47,7 @@
   function toast(text) {
     const el = document.getElementById("toast");
     el.textContent = text; el.className = "show error";
+    el.scrollIntoView({ block: "nearest" });
     setTimeout(() => { el.className = ""; }, 4000);
   }
 

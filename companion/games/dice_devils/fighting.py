@@ -59,7 +59,7 @@ def ask_roll(state: State) -> None:
     group = fight["queue"][0]
     dice = tuple(d for seat in group for d in dice_of(state["ranks"][seat]))
     verb = {
-        "reveal": "reveal your dice",
+        "reveal": "roll under your cups, then reveal your dice",
         "force": "re-roll all your dice (forced by the Spielteufel)",
         "tie": "re-roll all your dice (tie)",
     }[fight["step"]]
@@ -308,7 +308,8 @@ def swap(state: State, other: int | None, events: list[Event]) -> bool:
                 "type": "swap",
                 "seat": seat,
                 "other": other,
-                "text": f"{who(state, seat)} swaps rank with {who(state, other)} from next round.",
+                "text": f"{who(state, seat)} swaps rank with {who(state, other)} from next round: "
+                        "swap standee, cup and dice before it begins.",
             }
         )
     current(state)["step"] = "done"

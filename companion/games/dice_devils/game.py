@@ -74,6 +74,7 @@ class DiceDevils(Game):
         "swap": {"with": Seat()},
         "pass": {},
     }
+    moves_pieces = frozenset({"swap", "ranks"})
 
     # ---- setup ----------------------------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:

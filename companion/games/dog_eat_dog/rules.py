@@ -54,6 +54,7 @@ class DogEatDog(Game):
         "dig": {"pyramid": PYRAMID},
         "aim": {"pyramid": PYRAMID, "tip": Flag()},
     }
+    moves_pieces = frozenset({"attack_won", "attack_lost", "cleanup", "swap", "dig", "aim"})
 
     # --- the shared vocabulary -------------------------------------------------------------------------
 

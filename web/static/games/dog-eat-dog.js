@@ -63,8 +63,8 @@
       }
       html += "</div></div>";
     }
-    html += '<div class="card" id="ded-actions"></div>';
-    el.innerHTML = html;
+    // the player's own choices first, so they are on screen without scrolling
+    el.innerHTML = '<div class="card" id="ded-actions"></div>' + html;
 
     el.querySelectorAll("button[data-id]").forEach((b) => {
       b.onclick = () => {

@@ -1,0 +1,148 @@
+"""Playing Dog Eat Dog on 360 x 740 phones (issue 26, points 2, 3, 4): the next physical step stays in the
+top bar until the next command, CONFIRM and the player's choices are on screen without scrolling, no
+message lies over a control, and every die is attributed to the seat that rolled it.
+
+The web app runs alone (no camera); the test types the rolls and proposes readings as the camera would.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.store import EventStore
+from companion.table import TableSession
+from tests.web.browser import SMALL_PHONE, launch, sync_api
+from web.app import create_app
+from web.server import WebServer
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 15_000
+PHOTO = cv2.imencode(".jpg", np.full((480, 640, 3), 90, np.uint8))[1].tobytes()
+
+
+@pytest.fixture
+def browser():
+    with sync_api().sync_playwright() as p:
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def web(tmp_path):
+    session = TableSession(EventStore(tmp_path / "t.sqlite"))
+    status = {"camera": "sim", "camera_error": None, "buttons": "on screen"}
+    server = WebServer(create_app(session, status=lambda: status), host="127.0.0.1", port=0).start()
+    yield session, server
+    server.close()
+
+
+def seated_phone(browser, url: str, table_id: str, seat: int):
+    page = browser.new_context(viewport=SMALL_PHONE).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"{url}/t/{table_id}")
+    page.locator(f"button[data-seat='{seat}']").click()
+    page.wait_for_selector("#seats .me")
+    page.reload()  # as the phone would be found later: at the top of the page
+    page.wait_for_selector("#seats .me")
+    return page
+
+
+def die(value: int, colour: str | None, x: int) -> dict:
+    return {"value": value, "kind": "d6", "colour": colour, "box": [x, 200, x + 40, 240], "confidence": 0.99}
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL_PHONE["height"]
+
+
+def test_the_bar_keeps_the_physical_step_until_the_next_command(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["Ann", "Ben"])
+    ann = seated_phone(browser, server.url, table.id, 0)
+    ben = seated_phone(browser, server.url, table.id, 1)
+    session.act(table.id, table.version, {"type": "roll", "values": [6, 1]}, table.seats[0])
+
+    ann.wait_for_selector("#status:has-text('Your turn')")
+    assert in_view(ann, ann.get_by_role("button", name="Do not attack this turn"))
+    ann.locator("button[data-id='red-S-1']").click()
+    ann.locator("button[data-id='yellow-S-1']").click()
+    attack = ann.get_by_role("button", name="Attack", exact=True)
+    attack.wait_for()
+    assert in_view(ann, attack)  # the player's own choice, on screen without scrolling
+    attack.click()
+    ann.wait_for_selector("#status:has-text('Ann: 1 die')")
+    session.act(table.id, table.version, {"type": "roll", "values": [1]}, table.seats[0])
+    session.act(table.id, table.version, {"type": "roll", "values": [6]}, table.seats[1])
+
+    for page in (ann, ben):
+        page.wait_for_selector("#todo:has-text('Tip both pyramids')")
+    ann.wait_for_timeout(5500)  # longer than any message stays
+    for page in (ann, ben):
+        assert "Tip both pyramids" in page.locator("#todo").inner_text()
+        assert in_view(page, page.locator("#todo"))
+    ben.get_by_role("button", name="Do not attack this turn").click()  # the next command
+    for page in (ann, ben):  # Ben's turn ends; Ann's begins by standing her tipped pyramid up
+        page.wait_for_selector("#todo:has-text('Ann: stand up the small red')")
+        assert "Tip both" not in page.locator("#todo").inner_text()
+
+
+def test_confirm_lies_inside_the_viewport(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
+    ann = seated_phone(browser, server.url, table.id, 0)
+    dice = [die(6, "red", 100), die(1, "yellow", 300), die(3, "green", 500)]
+    session.propose_reading(table.id, dice, PHOTO)
+    confirm = ann.locator("#confirm")
+    ann.wait_for_function("() => { const b = document.querySelector('#confirm'); return b && !b.disabled; }")
+    ann.wait_for_function("() => document.querySelector('.photo img').complete")
+    assert in_view(ann, confirm), confirm.bounding_box()
+    assert in_view(ann, ann.locator("#retry"))
+
+
+def test_no_message_lies_over_a_control(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
+    ann = seated_phone(browser, server.url, table.id, 0)
+    session.act(table.id, table.version, {"type": "roll", "values": [6, 1, 2]}, table.seats[0])
+    skip = ann.get_by_role("button", name="Do not attack this turn")
+    skip.wait_for()
+    skip.evaluate("b => b.scrollIntoView({block: 'end'})")  # the button at the bottom edge of the screen
+    session.claim_seat(table.id, 2)  # "Cy joined": a message on every phone
+    ann.wait_for_selector("#toast.show")
+    covered = ann.evaluate("""() => [...document.querySelectorAll('button, a, input, select')]
+        .filter(e => e.offsetParent !== null)
+        .filter(e => { const r = e.getBoundingClientRect();
+                       return r.bottom > 0 && r.top < innerHeight && r.width > 0; })
+        .filter(e => { const r = e.getBoundingClientRect();
+                       const hit = document.elementFromPoint(r.left + r.width / 2,
+                                                             Math.min(r.top + r.height / 2, innerHeight - 1));
+                       return hit && !e.contains(hit) && !hit.contains(e); })
+        .map(e => e.textContent.trim() || e.getAttribute('aria-label'))""")
+    assert covered == []
+    assert "Cy joined" in ann.locator("#toast").inner_text()
+
+
+def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["Ann", "Ben"])
+    ann = seated_phone(browser, server.url, table.id, 0)
+    session.propose_reading(table.id, [die(6, "red", 100), die(1, "yellow", 300)], PHOTO)
+    ann.wait_for_selector("#roll .values .by")
+    groups = ann.locator("#roll .values .by")
+    assert [groups.nth(i).inner_text().split() for i in range(groups.count())] == [["Ann", "6"], ["Ben", "1"]]
+    assert "red" in groups.nth(0).locator(".die").get_attribute("class")
+    assert "yellow" in groups.nth(1).locator(".die").get_attribute("class")
+    ann.wait_for_selector(".photo .label")
+    labels = ann.locator(".photo .label").all_inner_texts()
+    assert sorted(labels) == ["Ann 6", "Ben 1"]
+
+    ann.get_by_role("button", name="Type the dice instead").click()
+    assert ann.locator("#roll small").all_inner_texts()[:2] == ["Ann's red die", "Ben's yellow die"]
+    ann.get_by_role("button", name="Cancel").click()
+    ann.locator("#confirm").click()
+    ann.wait_for_selector("#correct")
+    assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
