@@ -440,7 +440,7 @@ class TableSession:
             if table.game.is_over(table.state):
                 return {"view": "everyone"}, [step.action for step in table.steps]
             seat = table.seat_of(token)
-            before = [table.initial] + [step.state for step in table.steps[:-1]]
+            before = ([table.initial] + [step.state for step in table.steps])[:len(table.steps)]
             actions = [table.game.redact(state, step.action, seat)
                        for state, step in zip(before, table.steps, strict=True)]
             if seat is None:

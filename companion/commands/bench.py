@@ -1,4 +1,4 @@
-"""`companion bench engine|vision DIR|web`: benchmarks that print figures (they never fail on speed)."""
+"""`companion bench engine|vision DIR|web|fuzz`: benchmarks that print figures (they never fail on speed)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ TARGETS = {
     "vision": ("vision.bench", "dice reader accuracy and ms per frame on a labelled folder"),
     "web": ("web.bench", "streams held, API latency while they are open, confirm-to-phone latency, "
                          "a one-client flood, server memory"),
+    "fuzz": ("web.fuzz", "random requests at every route: how many were sent, how many got a 5xx"),
 }
 
 
@@ -26,6 +27,9 @@ def add_parser(sub) -> None:
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
                            "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "
                            "warm, soft or shaken")
+        if name == "fuzz":
+            t.add_argument("--requests", type=int, default=5000, help="requests to send")
+            t.add_argument("--seed", type=int, default=0, help="the same seed sends the same requests")
         if name == "engine":
             t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
         if name == "web":
