@@ -277,7 +277,8 @@ def _games() -> list[dict[str, Any]]:
     for name in games.names():
         game = games.get(name)
         out.append({"name": name, "title": game.title, "min_players": game.min_players,
-                    "max_players": game.max_players, "options": game.options_type().to_json()})
+                    "max_players": game.max_players, "options": game.options_type().to_json(),
+                    "fields": game.options_type.describe(), "players_label": game.players_label})
     return out
 
 

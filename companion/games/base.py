@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .dice import RollRequest
@@ -50,9 +50,35 @@ Event = dict[str, Any]
 CHANCE = -1
 
 
+def about(label: str, help: str, choices: dict[Any, str] | None = None) -> dict[str, Any]:
+    """An option field's words for the new-table form: a plain label, one line of help, and for an
+    option with a few values, each value's words. Use as `field(default=..., metadata=about(...))`."""
+    return {"label": label, "help": help, "choices": choices}
+
+
 @dataclass(frozen=True)
 class Options:
     """Base of each game's options: one field per alternative ruling, the documented default first."""
+
+    @classmethod
+    def describe(cls) -> list[dict[str, Any]]:
+        """Each option as the new-table form shows it: name, label, help, kind ("switch" for yes/no,
+        "select" for a few values, "list" for a list typed as text) and its default; a select lists its
+        values' words with the default first."""
+        out = []
+        for f in fields(cls):
+            meta = f.metadata or {}
+            default = f.default if f.default is not MISSING else None
+            choices = meta.get("choices")
+            kind = ("switch" if isinstance(default, bool) else "select" if choices
+                    else "number" if isinstance(default, int) else "list")
+            entry = {"name": f.name, "label": meta.get("label", f.name.replace("_", " ").capitalize()),
+                     "help": meta.get("help", ""), "kind": kind, "default": default}
+            if choices:
+                entry["choices"] = [{"value": v, "label": w} for v, w in
+                                    sorted(choices.items(), key=lambda item: item[0] != default)]
+            out.append(entry)
+        return out
 
     @classmethod
     def from_json(cls, data: dict | None) -> Options:
@@ -80,6 +106,8 @@ class Game(ABC):
     #: event types that ask players to move pieces on the table ("Tip both pyramids"): the page keeps
     #: their words in view until the next command.
     moves_pieces: ClassVar[frozenset[str]] = frozenset()
+    #: the new-table form's heading over the players' names
+    players_label: ClassVar[str] = "Players, in turn order"
 
     @abstractmethod
     def new_game(self, players: list[str], options: dict | None = None) -> State:

@@ -75,7 +75,11 @@ const Companion = (function () {
       heard();
       const data = JSON.parse(e.data);
       render(data.snapshot);
-      if (data.texts && data.texts.length) toast(data.texts.join(" · "));
+      if (data.texts && data.texts.length) {
+        // a watcher has no CONFIRM: tell it who has
+        const words = data.texts.join(" · ");
+        toast(snap.seat === null ? words.replace(/press CONFIRM/g, "a seated player presses CONFIRM") : words);
+      }
     });
     source.onopen = () => showLink(true);
     source.onerror = () => {
@@ -166,6 +170,16 @@ const Companion = (function () {
   function renderSeats() {
     const el = $("seats");
     el.classList.toggle("sat", snap.seat !== null); // a seated phone keeps its seat list below the game
+    const madeHere = localStorage.getItem("made-here:" + tableId) && snap.seat === null && snap.seats.some((s) => !s.taken);
+    el.classList.toggle("offer", !!madeHere);
+    if (madeHere) {
+      el.innerHTML = "<h2>You made this table: which seat is yours?</h2>" + snap.seats.map((s) => s.taken ? "" :
+        '<button class="primary seat-pick" data-seat="' + s.seat + '">' + esc(s.name) + "</button>").join("") +
+        '<button class="secondary" id="just-watch">Just watch</button>';
+      el.querySelectorAll("button[data-seat]").forEach((b) => { b.onclick = () => takeSeat(Number(b.dataset.seat)); });
+      $("just-watch").onclick = () => { localStorage.removeItem("made-here:" + tableId); render(snap); };
+      return;
+    }
     const g = games[gameName];
     el.innerHTML = "<h2>Players</h2>" + snap.seats.map((s) => {
       const swatch = g && g.swatch ? g.swatch(snap, s.seat) : "";

@@ -7,39 +7,54 @@
   function addPlayer(name) {
     const row = document.createElement("div");
     row.className = "row";
-    row.innerHTML = '<input name="player" autocomplete="off" aria-label="Player name">' +
+    const n = players.querySelectorAll(".row").length + 1;
+    row.innerHTML = '<input name="player" autocomplete="off" aria-label="Player ' + n + ' name" placeholder="Player ' + n + ' name">' +
       '<button type="button" class="secondary" aria-label="Remove player">&times;</button>';
     row.querySelector("input").value = name || "";
     row.querySelector("button").onclick = () => row.remove();
     players.appendChild(row);
   }
 
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+  // One block per option, from the game's own words: a label, one line of help, a switch for yes/no,
+  // a select for a few values (the usual one marked), a text box for a list.
+  function optionBlock(f) {
+    const id = "opt-" + f.name;
+    let control;
+    if (f.kind === "switch") {
+      control = '<input type="checkbox" role="switch" id="' + id + '" name="' + f.name + '" data-kind="switch"' + (f.default ? " checked" : "") + ">";
+    } else if (f.kind === "select") {
+      control = '<select id="' + id + '" name="' + f.name + '" data-kind="select">' + f.choices.map((c) =>
+        '<option value="' + esc(c.value) + '"' + (c.value === f.default ? " selected" : "") + ">" + esc(c.label) +
+        (c.value === f.default ? " (usual)" : "") + "</option>").join("") + "</select>";
+    } else if (f.kind === "number") {
+      control = '<input type="number" id="' + id + '" name="' + f.name + '" data-kind="number" value="' + esc(f.default) + '">';
+    } else {
+      control = '<input id="' + id + '" name="' + f.name + '" data-kind="list" placeholder="usual: leave empty" autocomplete="off">';
+    }
+    const top = f.kind === "switch" ? '<label class="switch" for="' + id + '">' + control + "<span>" + esc(f.label) + "</span></label>"
+      : '<label for="' + id + '">' + esc(f.label) + "</label>" + control;
+    return '<div class="option ' + f.kind + '">' + top + '<p class="help">' + esc(f.help) +
+      (f.kind === "switch" ? " Usually " + (f.default ? "on" : "off") + "." : "") + "</p></div>";
+  }
+
   function showOptions() {
     const game = window.GAMES.find((g) => g.name === gameSelect.value);
-    options.querySelectorAll("label").forEach((l) => l.remove());
-    for (const [key, value] of Object.entries(game.options)) {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.name = key;
-      input.dataset.kind = Array.isArray(value) || value === null ? "list" : typeof value;
-      if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; }
-      else if (typeof value === "number") { input.type = "number"; input.value = value; }
-      else { input.value = Array.isArray(value) ? value.join(", ") : (value ?? ""); }
-      label.append(input, " " + key.replaceAll("_", " "));
-      options.appendChild(label);
-    }
-    options.hidden = !Object.keys(game.options).length;
+    options.innerHTML = game.fields.map(optionBlock).join("");
+    document.getElementById("options-box").hidden = !game.fields.length;
+    document.getElementById("players-label").textContent = game.players_label;
     while (players.querySelectorAll(".row").length < game.min_players) addPlayer("");
   }
 
   function readOptions() {
     const out = {};
-    options.querySelectorAll("input").forEach((input) => {
+    options.querySelectorAll("[data-kind]").forEach((input) => {
       const kind = input.dataset.kind;
-      if (kind === "boolean") out[input.name] = input.checked;
+      if (kind === "switch") out[input.name] = input.checked;
       else if (kind === "number") out[input.name] = Number(input.value);
       else if (kind === "list") { const items = input.value.split(",").map((s) => s.trim()).filter(Boolean); if (items.length) out[input.name] = items; }
-      else if (input.value !== "") out[input.name] = input.value;
+      else out[input.name] = input.value;
     });
     return out;
   }
@@ -67,6 +82,7 @@
     });
     const data = await res.json();
     if (!res.ok) return toast(data.error);
+    localStorage.setItem("made-here:" + data.id, "1"); // the table page then offers this phone a seat at once
     location.href = data.url;
   };
   addPlayer(""); addPlayer("");

@@ -16,10 +16,10 @@ State layout (plain JSON; seats are indices into `players`):
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..base import CHANCE, Action, Event, Game, Options, State
+from ..base import CHANCE, Action, Event, Game, Options, State, about
 from ..errors import BadOptions, IllegalAction
 from ..shapes import ListOf, OneOf, Opt, Seat, Whole
 from . import actions, fighting, hidden, rounds
@@ -44,13 +44,18 @@ class DiceDevilsOptions(Options):
     """Alternative rulings; defaults are the documented ones."""
 
     #: the variant selection of devils (rank names); None: the standard devils for the player count.
-    devils: list[str] | None = None
+    devils: list[str] | None = field(default=None, metadata=about(
+        "Devils", "Which ranks play, e.g. oberteufel, putzteufel, satansbraten (empty: the standard ones)."))
     #: variant "more fights": 2 items with 4 players, 3 with 6.
-    more_fights: bool = False
+    more_fights: bool = field(default=False, metadata=about(
+        "More fights", "Fight over 2 items each round with 4 players, 3 with 6."))
     #: E3: turn up N new items each round instead of topping the display up to N.
-    reveal_n_new_each_round: bool = False
+    reveal_n_new_each_round: bool = field(default=False, metadata=about(
+        "Fresh items each round", "Turn up new items every round instead of topping the display up."))
     #: E8: collections are face-up: the Putzteufel sees what he takes, the Fehlerteufel what he steals.
-    open_collections: bool = False
+    open_collections: bool = field(default=False, metadata=about(
+        "Open collections",
+        "Collected items lie face up: the Putzteufel and Fehlerteufel see what they take."))
 
 
 class DiceDevils(Game):
@@ -75,6 +80,7 @@ class DiceDevils(Game):
         "pass": {},
     }
     moves_pieces = frozenset({"swap", "ranks"})
+    players_label = "Players (the ranks drawn set who plays when)"
 
     # ---- setup ----------------------------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..base import Options
+from ..base import Options, about
 from ..errors import BadOptions
 from .pieces import STANDARD_COLOURS
 
@@ -19,10 +19,16 @@ class DogEatDogOptions(Options):
     that beat it ("defender", A5) or the stack's controller ("controller"); `tiebreak`: a tied top score is
     a shared win ("shared", A12) or goes to the most captured pips ("captured-pips")."""
 
-    colours: list[str] | None = None
-    treehouse: bool = False
-    stack_captor: str = "defender"
-    tiebreak: str = "shared"
+    colours: list[str] | None = field(default=None, metadata=about(
+        "Colours", "One per player, in seat order, e.g. red, blue (usual: red, yellow, green, blue...)."))
+    treehouse: bool = field(default=False, metadata=about(
+        "Treehouse die", "Roll the Treehouse die with each attack for an extra move (rule 1.6)."))
+    stack_captor: str = field(default="defender", metadata=about(
+        "Who takes a failed stack attacker", "When an attack on a stack fails, the attacker goes to...",
+        {"defender": "the owner of the pyramid that beat it", "controller": "whoever controls the stack"}))
+    tiebreak: str = field(default="shared", metadata=about(
+        "A tie for the top score", "When two players have the best score at the end...",
+        {"shared": "they share the win", "captured-pips": "the most captured pips wins"}))
 
     def seat_colours(self, players: int) -> list[str]:
         """The colour of each seat; raise BadOptions with a readable reason if the options do not fit."""
