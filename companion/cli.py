@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("serve", "replay", "odds", "bench", "read", "calibrate", "train")
+COMMANDS = ("serve", "replay", "odds", "bench", "read", "calibrate", "train", "backup")
 
 
 class CommandError(Exception):

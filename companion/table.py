@@ -9,21 +9,30 @@ is rebuilt on start by replaying its records:
 * `undo`: takes back the last player decision (never a roll or a draw);
 * `correction`: replaces the values of the last confirmed roll, which is then resolved again;
 * `seat`: a phone took a seat.
+
+A table's checkpoint (`companion/checkpoint.py`) saves what its records built every so often, so a
+restart replays only what came after it; a finished table is not replayed at start at all (it is
+archived, and loaded when someone opens it). A table that cannot be read is set aside, with a line in
+the log and on the page (`problems`), and the others are served.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import string
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import games
+from . import checkpoint, games
 from .games import CHANCE, Action, BadAction, Game, GameError, IllegalAction, RollRequest, State
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
-from .store import EventStore, Record, TableRow
+from .store import Checkpoint, EventStore, Record, StorageError, StorageFull, TableRow
+
+log = logging.getLogger(__name__)
 
 HISTORY_SHOWN = 200
 
@@ -52,6 +61,18 @@ class NotNow(TableError):
     status = 409
 
 
+class StorageFault(TableError):
+    """The command could not be stored (the disk cannot be written): nothing was changed."""
+
+    status = 503
+
+
+class StorageIsFull(StorageFault):
+    """The disk is full: nothing was changed; commands go through again once there is room."""
+
+    status = 507
+
+
 @dataclass
 class Step:
     """One effective action and the state it led to, kept so undo and correction can rewind."""
@@ -68,7 +89,11 @@ class Step:
 
 @dataclass
 class Table:
-    """A live game. Every field is derived from the store's records, except the current reading."""
+    """A live game. Every field is derived from the store's records, except the current reading.
+
+    `steps` are the steps undo and correction can still reach, or all of them: once a checkpoint is
+    taken, `below` older ones are only in the store, and `earlier` keeps their history lines.
+    """
 
     id: str
     code: str
@@ -82,6 +107,9 @@ class Table:
     proposal: Proposal | None = None
     photo: bytes | None = None
     read_requests: int = 0  # bumped by RETRY: the camera reads again
+    earlier: list[dict[str, Any]] = field(default_factory=list)  # history lines of steps below
+    below: int = 0  # steps no longer held here (they are in the store's records)
+    checkpoint_seq: int = 0  # the version of the table's latest checkpoint
 
     @property
     def state(self) -> State:
@@ -137,17 +165,37 @@ def _new_code(taken: set[str]) -> str:
 class TableSession:
     """All tables of this companion, behind one lock; `current` is the one the buttons and camera serve."""
 
-    def __init__(self, store: EventStore, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> None:
+    def __init__(self, store: EventStore, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+                 checkpoint_every: int = checkpoint.EVERY) -> None:
+        """checkpoint_every: records between a table's checkpoints (a restart replays fewer per table)."""
         self.store = store
         self.min_confidence = min_confidence
+        self.checkpoint_every = checkpoint_every
         self.tables: dict[str, Table] = {}
+        self.archived: dict[str, TableRow] = {}  # finished tables, loaded when someone opens one
         self.current: str | None = None
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str, int, list[str]], None]] = []
+        self._unreadable: list[str] = []  # tables that failed to load since start, in words
+        last_seqs, marks = store.last_seqs(), store.checkpoint_marks()
         for row in store.tables():
-            table = self._restore(row, store.records(row.id))
-            self.tables[table.id] = table
-            self.current = table.id
+            seq, over = marks.get(row.id, (0, False))
+            if over and seq == last_seqs.get(row.id, 0):
+                self.archived[row.id] = row
+            else:
+                self._load(row)
+            self.current = row.id
+
+    @property
+    def problems(self) -> list[str]:
+        """What the store set aside (files, tables), in sentences for the page; empty when all is well."""
+        notes = list(self.store.problems) + self._unreadable
+        try:
+            aside = self.store.set_aside_tables()
+        except StorageError as err:
+            return [*notes, str(err)]
+        return notes + [f"Table {t.table_id} was set aside on {_when(t.at)}: {t.reason}. Its records are "
+                        f"kept, unchanged, in {self.store.path}; the other tables are served." for t in aside]
 
     # ---- listening -------------------------------------------------------------------------------
     def listen(self, callback: Callable[[str, int, list[str]], None]) -> Callable[[], None]:
@@ -165,6 +213,27 @@ class TableSession:
     def _tell(self, table: Table, texts: list[str]) -> None:
         for callback in list(self._listeners):
             callback(table.id, table.version, texts)
+        self._checkpoint_if_due(table)
+
+    def _checkpoint_if_due(self, table: Table) -> None:
+        """Every `checkpoint_every` records, and when the game ends, save what the records built and let
+        go of the steps no undo can reach. A checkpoint that cannot be written only makes restarts slower."""
+        over = table.game.is_over(table.state)
+        since = table.version - table.checkpoint_seq
+        if since < self.checkpoint_every and not (over and since > 0):
+            return
+        body = checkpoint.take(table.steps, table.earlier, table.below, HISTORY_SHOWN)
+        if body is None:
+            return
+        try:
+            self.store.save_checkpoint(table.id, Checkpoint(table.version, over, body))
+        except StorageError as err:
+            log.warning("table %s: no checkpoint (%s); a restart replays more of its log", table.id, err)
+            return
+        first = checkpoint.first_reachable(table.steps)
+        table.steps, table.earlier = table.steps[first:], body["earlier"]
+        table.below += first
+        table.checkpoint_seq = table.version
 
     # ---- tables ----------------------------------------------------------------------------------
     def create(self, game_name: str, players: list[str], options: dict[str, Any] | None = None) -> Table:
@@ -183,8 +252,12 @@ class TableSession:
             raise BadCommand(f"bad options: {err}") from None
         with self._lock:
             table_id = secrets.token_hex(4)
-            code = _new_code({t.code for t in self.tables.values()})
-            self.store.create_table(table_id, code, game_name, players, options or {})
+            taken = {t.code for t in self.tables.values()} | {r.code for r in self.archived.values()}
+            code = _new_code(taken)
+            try:
+                self.store.create_table(table_id, code, game_name, players, options or {})
+            except StorageError as err:
+                raise _refusal(err) from None
             table = Table(table_id, code, game, players, options or {}, initial)
             self.tables[table_id] = table
             self.current = table_id
@@ -194,22 +267,76 @@ class TableSession:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
+            with self._lock:
+                row = self.archived.get(table_id)
+                table = self.tables.get(table_id) or (self._load(row) if row else None)
+        if table is None:
+            if any(t.table_id == table_id for t in self._set_aside()):
+                raise UnknownTable(f"table {table_id} cannot be read: it was set aside (the page says why)")
             raise UnknownTable(f"no table {table_id!r}")
         return table
 
+    def _set_aside(self) -> list:
+        try:
+            return self.store.set_aside_tables()
+        except StorageError:
+            return []
+
     def by_code(self, code: str) -> Table:
+        wanted = code.strip().upper() if isinstance(code, str) else ""
         for table in self.tables.values():
-            if table.code == code.strip().upper():
+            if table.code == wanted:
                 return table
+        for row in list(self.archived.values()):
+            if row.code == wanted:
+                return self.get(row.id)
         raise UnknownTable(f"no table with code {code!r}")
 
-    def _restore(self, row: TableRow, records: list[Record]) -> Table:
+    def _load(self, row: TableRow) -> Table | None:
+        """Rebuild a table from the store and serve it; one that cannot be read is set aside (None)."""
+        try:
+            table = self._restore(row)
+        except Exception as err:  # noqa: BLE001  any failure: this table only, never the others
+            reason = str(err) if isinstance(err, StorageError | GameError) else f"{type(err).__name__}: {err}"
+            if not isinstance(err, StorageError | GameError):
+                log.exception("table %s cannot be replayed", row.id)
+            try:
+                self.store.set_aside(row.id, reason)
+            except StorageError as also:
+                self._unreadable.append(f"Table {row.id} cannot be read ({reason}) and could not be marked "
+                                        f"set aside ({also}); it is not served.")
+            self.archived.pop(row.id, None)
+            return None
+        self.archived.pop(row.id, None)
+        self.tables[row.id] = table
+        return table
+
+    def _restore(self, row: TableRow) -> Table:
+        """The table as its records built it: from its checkpoint when it has one, replaying the rest."""
         game = games.get(row.game)
         initial = game.new_game(row.players, row.options)
         table = Table(row.id, row.code, game, row.players, row.options, initial)
-        for record in records:
-            self._replay(table, record)
+        saved = self.store.checkpoint(row.id)
+        start = 0
+        if saved is not None:
+            try:
+                table.steps, table.earlier, table.below = checkpoint.load(saved.body, Step)
+                start = table.checkpoint_seq = saved.seq
+            except ValueError as err:
+                log.warning("table %s: %s; replaying its whole log", row.id, err)
+                table.steps, table.earlier, table.below = [], [], 0
+        for record in self.store.records(row.id, until=start, except_kinds=checkpoint.GAME_KINDS):
+            self._replay_record(table, record)
+        table.version = start
+        for record in self.store.records(row.id, after=start):
+            self._replay_record(table, record)
         return table
+
+    def _replay_record(self, table: Table, record: Record) -> None:
+        try:
+            self._replay(table, record)
+        except (IllegalAction, KeyError, IndexError, TypeError, ValueError) as err:
+            raise StorageError(f"record {record.seq} ({record.kind}) cannot be replayed: {err}") from None
 
     # ---- commands --------------------------------------------------------------------------------
     def claim_seat(self, table_id: str, seat: int) -> str:
@@ -399,7 +526,10 @@ class TableSession:
         return texts
 
     def _commit(self, table: Table, kind: str, body: dict) -> Record:
-        record = self.store.append(table.id, table.version + 1, kind, body)
+        try:
+            record = self.store.append(table.id, table.version + 1, kind, body)
+        except StorageError as err:
+            raise _refusal(err) from None
         table.version = record.seq
         if kind == "seat":
             table.seats[body["seat"]] = body["token"]
@@ -429,7 +559,15 @@ class TableSession:
     def actions_log(self, table_id: str) -> list[Action]:
         """The effective actions, as `companion replay` takes them (undone ones left out, corrections in)."""
         with self._lock:
-            return [step.action for step in self.get(table_id).steps]
+            table = self.get(table_id)
+            if not table.below:
+                return [step.action for step in table.steps]
+            try:
+                records = self.store.records(table_id, except_kinds=("seat",))
+                return checkpoint.effective_actions([r for r in records if r.kind in checkpoint.GAME_KINDS])
+            except (StorageError, KeyError, IndexError) as err:
+                raise StorageFault(f"the log of this table cannot be read whole ({err}); the game goes on") \
+                    from None
 
     def log_view(self, table_id: str, token: str | None = None) -> tuple[dict[str, Any], list[Action]]:
         """The game log as this phone may download it: (whose view, actions). While the game runs, each
@@ -473,8 +611,8 @@ class TableSession:
                 "legal": shown,
                 "hidden_choices": len(shown) < len(legal),  # choices only the deciding seat's phone sees
                 "can_undo": bool(table.steps) and not table.steps[-1].chance,
-                "history": [{"seq": s.seq, "by": s.by, "texts": s.texts, "source": s.source}
-                            for s in table.steps[-HISTORY_SHOWN:]],
+                "history": (table.earlier + [checkpoint.line(s) for s in table.steps[-HISTORY_SHOWN:]])
+                [-HISTORY_SHOWN:],
                 "last_roll": self._last_roll(table),
                 "todo": table.steps[-1].todo if table.steps else [],
                 "summary": game.summary(state) if game.is_over(state) else None,
@@ -488,3 +626,15 @@ class TableSession:
         before = table.steps[-2].state if len(table.steps) > 1 else table.initial
         request = table.game.roll_request(before)
         return {"request": request.to_json() if request else None, "values": table.steps[-1].action["values"]}
+
+
+def _refusal(err: StorageError) -> StorageFault:
+    """A storage fault as the answer to a command: the disk full, or the data folder not writable."""
+    if isinstance(err, StorageFull):
+        return StorageIsFull(str(err))
+    return StorageFault(str(err))
+
+
+def _when(seconds: float) -> str:
+    """A moment as the page shows it: local date and time to the minute."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))

@@ -83,6 +83,11 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
             return page_error(404, "There is no page at this address. Check the link, or pick a table below.")
         return page_error(err.code or 400, _sentence(err.description or err.name))
 
+    @app.context_processor
+    def storage_problems() -> dict[str, Any]:
+        """What the store set aside, shown at the top of every page until someone deals with it."""
+        return {"storage_problems": session.problems}
+
     @app.errorhandler(Exception)
     def crash(err: Exception):
         log.exception("unexpected error on %s", request.path)
@@ -118,7 +123,8 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     # ---- API ----------------------------------------------------------------------------------------
     @app.get("/api/status")
     def api_status():
-        return jsonify({"current": session.current, **(status() if status else {})})
+        return jsonify({"current": session.current, "storage_problems": session.problems,
+                        **(status() if status else {})})
 
     @app.get("/api/games")
     def api_games():

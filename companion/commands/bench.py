@@ -1,4 +1,4 @@
-"""`companion bench engine|vision DIR|web|fuzz`: benchmarks that print figures (they never fail on speed)."""
+"""`companion bench engine|vision DIR|web|fuzz|restart`: benchmarks that print figures (never fail on speed)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ TARGETS = {
     "web": ("web.bench", "streams held, API latency while they are open, confirm-to-phone latency, "
                          "a one-client flood, server memory"),
     "fuzz": ("web.fuzz", "random requests at every route: how many were sent, how many got a 5xx"),
+    "restart": ("companion.bench_restart", "seconds to restart with 15k and 100k records of history"),
 }
 
 
@@ -32,6 +33,9 @@ def add_parser(sub) -> None:
             t.add_argument("--seed", type=int, default=0, help="the same seed sends the same requests")
         if name == "engine":
             t.add_argument("--seconds", type=float, default=3.0, help="time per measurement, in seconds")
+        if name == "restart":
+            t.add_argument("--records", default="15000,100000", help="history sizes, comma separated")
+            t.add_argument("--repeats", type=int, default=3, help="restarts timed per history (the median)")
         if name == "web":
             t.add_argument("--streams", type=int, default=200, help="idle event streams to hold open")
             t.add_argument("--requests", type=int, default=400, help="API calls to time while they are open")

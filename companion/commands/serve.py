@@ -50,20 +50,35 @@ class Companion:
     """Everything `serve` runs, wired together; also used by the browser tests and `bench web`."""
 
     def __init__(self, settings) -> None:
-        from companion.store import EventStore
+        from companion.folderlock import FolderLock
+        from companion.salvage import check_writable
+        from companion.store import EventStore, StorageError
         from companion.table import TableSession
         from web.app import create_app
         from web.server import WebServer
 
         self.settings = settings
         data = Path(settings.data_dir)
-        data.mkdir(parents=True, exist_ok=True)
-        store = EventStore(data / "tables.sqlite")
-        self.session = TableSession(store, min_confidence=settings.confidence_threshold)
-        self.camera_name, self.camera, self.tray = self._open_camera()
-        self.hardware = self._open_hardware()
-        self.app = create_app(self.session, status=self.status)
-        self.server = WebServer(self.app, host=settings.host, port=settings.port)
+        try:
+            check_writable(data)
+            self.lock = FolderLock(data)
+        except StorageError as err:  # read-only, or another companion serves it: say so, do not start
+            raise CommandError(str(err)) from None
+        try:
+            store = EventStore(data / "tables.sqlite")
+            self.session = TableSession(store, min_confidence=settings.confidence_threshold)
+            for problem in self.session.problems:
+                log.warning("storage: %s", problem)
+            self.camera_name, self.camera, self.tray = self._open_camera()
+            self.hardware = self._open_hardware()
+            self.app = create_app(self.session, status=self.status)
+            self.server = WebServer(self.app, host=settings.host, port=settings.port)
+        except StorageError as err:
+            self.lock.release()
+            raise CommandError(str(err)) from None
+        except BaseException:
+            self.lock.release()
+            raise
         self.url = self.server.url
         self.session.listen(lambda *_: self._show_light())
 
@@ -170,6 +185,7 @@ class Companion:
             self.hardware.close()
         self.server.close()
         self.session.store.close()
+        self.lock.release()
 
 
 def _treehouse_faces(data: Path):
