@@ -30,7 +30,7 @@ from typing import Any
 from . import checkpoint, games
 from .games import CHANCE, Action, BadAction, Game, GameError, IllegalAction, RollRequest, State
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
-from .store import Checkpoint, EventStore, Record, StorageError, StorageFull, TableRow
+from .store import Checkpoint, DamagedFile, EventStore, Record, StorageError, StorageFull, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,10 @@ def _todo(game: Game, events: list[dict]) -> list[str]:
     return _texts([e for e in events if isinstance(e, dict) and e.get("type") in game.moves_pieces])
 
 
+def _corrected(by: str, values: list) -> str:
+    return f"{by} corrected the roll to {', '.join(str(v) for v in values)}"
+
+
 def _may_act(table: Table, seat: int) -> bool:
     """A seat may act when it is to move, when chance is, or for a seat to move that no phone has taken."""
     to_move = table.game.current_player(table.state)
@@ -177,13 +181,22 @@ class TableSession:
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str, int, list[str]], None]] = []
         self._unreadable: list[str] = []  # tables that failed to load since start, in words
-        last_seqs, marks = store.last_seqs(), store.checkpoint_marks()
-        for row in store.tables():
+        try:
+            self._start()
+        except DamagedFile as err:  # a damaged page: set the file aside, then start from what reads
+            store.salvage(err)
+            self.tables, self.archived, self.current = {}, {}, None
+            self._start()
+
+    def _start(self) -> None:
+        """Serve every table of the store; a finished one is archived, not replayed (see `get`)."""
+        last_seqs, marks = self.store.last_seqs(), self.store.checkpoint_marks()
+        for row in self.store.tables():
             seq, over = marks.get(row.id, (0, False))
             if over and seq == last_seqs.get(row.id, 0):
                 self.archived[row.id] = row
             else:
-                self._load(row)
+                self._load(row, starting=True)
             self.current = row.id
 
     @property
@@ -265,13 +278,13 @@ class TableSession:
             return table
 
     def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
+        table, row = self.tables.get(table_id), None
         if table is None:
             with self._lock:
                 row = self.archived.get(table_id)
                 table = self.tables.get(table_id) or (self._load(row) if row else None)
         if table is None:
-            if any(t.table_id == table_id for t in self._set_aside()):
+            if row is not None or any(t.table_id == table_id for t in self._set_aside()):
                 raise UnknownTable(f"table {table_id} cannot be read: it was set aside (the page says why)")
             raise UnknownTable(f"no table {table_id!r}")
         return table
@@ -292,10 +305,17 @@ class TableSession:
                 return self.get(row.id)
         raise UnknownTable(f"no table with code {code!r}")
 
-    def _load(self, row: TableRow) -> Table | None:
-        """Rebuild a table from the store and serve it; one that cannot be read is set aside (None)."""
+    def _load(self, row: TableRow, starting: bool = False) -> Table | None:
+        """Rebuild a table from the store and serve it; one that cannot be read is set aside (None). A
+        damaged page found while starting is the whole file's to deal with (raised); found later, the
+        table is left unserved and the store notes the damage for the next start."""
         try:
             table = self._restore(row)
+        except DamagedFile as err:
+            if starting:
+                raise
+            self._unreadable.append(f"Table {row.id} cannot be read: {err}.")
+            return None
         except Exception as err:  # noqa: BLE001  any failure: this table only, never the others
             reason = str(err) if isinstance(err, StorageError | GameError) else f"{type(err).__name__}: {err}"
             if not isinstance(err, StorageError | GameError):
@@ -425,7 +445,7 @@ class TableSession:
             except IllegalAction as err:
                 raise BadCommand(str(err)) from None
             record = self._commit(table, "correction", {"values": values, "by": by})
-            texts = [f"{by} corrected the roll to {', '.join(str(v) for v in values)}", *_texts(events)]
+            texts = [_corrected(by, values), *_texts(events)]
             table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction",
                                    _todo(table.game, events))
             self._tell(table, texts)
@@ -552,8 +572,10 @@ class TableSession:
             previous = table.steps[-2].state if len(table.steps) > 1 else table.initial
             action = {"type": "roll", "values": body["values"]}
             state, events = table.game.apply(previous, action)
-            table.steps[-1] = Step(record.seq, action, state, body.get("by", ""), True, _texts(events),
-                                   "correction", _todo(table.game, events))
+            by = body.get("by", "")
+            texts = [_corrected(by, body["values"]), *_texts(events)]
+            table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction",
+                                   _todo(table.game, events))
 
     # ---- reading the table -------------------------------------------------------------------------
     def actions_log(self, table_id: str) -> list[Action]:

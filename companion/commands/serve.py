@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from pathlib import Path
 
 from companion.cli import CommandError
@@ -173,6 +174,9 @@ class Companion:
                 "read_ms": round(self.tray.read_ms[-1], 1) if self.tray.read_ms else None}
 
     def start(self) -> Companion:
+        # every page of the database read once, beside the game: damage found is shown and set aside at
+        # the next start (a start itself reads only what it replays)
+        threading.Thread(target=self.session.store.check, name="storage-check", daemon=True).start()
         self.camera.start()
         self.tray.start()
         self._show_light()

@@ -169,8 +169,8 @@ class CappedStore(EventStore):
 
     pages = 0
 
-    def _open(self):
-        db = super()._open()
+    def _open(self, whole=False):
+        db = super()._open(whole)
         db.execute(f"PRAGMA max_page_count = {self.pages}")
         return db
 
@@ -298,3 +298,63 @@ def test_serve_on_a_read_only_data_folder_says_so_without_a_traceback(read_only_
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert f"the data folder {read_only_folder} cannot be written" in done.stderr
+
+
+def finished_second_table(path: Path) -> tuple[str, str]:
+    """Two tables; the second played to its end (so archived at start), its records on later pages."""
+    store = EventStore(path)
+    session = TableSession(store)
+    first, alice, _ = seated(session)
+    play_a_turn(session, first, alice)
+    second = session.create("race", ["Carol", "Dave"], {"goal": 100})
+    carol, dave = session.claim_seat(second.id, 0), session.claim_seat(second.id, 1)
+    while not second.game.is_over(second.state):
+        token = (carol, dave)[second.state["turn"]]
+        session.act(second.id, second.version, {"type": "bet", "dice": 2}, token)
+        session.act(second.id, second.version, {"type": "roll", "values": [1, 1]}, token)
+    store.close()
+    return first.id, second.id
+
+
+def last_page_of(data: bytes, text: bytes) -> int:
+    """Offset of the page holding the last copy of `text` (a record body's end, found in no other row)."""
+    return data.rindex(text) // 4096 * 4096
+
+
+def test_damage_in_an_archived_table_is_found_when_opened_and_set_aside_at_the_next_start(tmp_path):
+    path = tmp_path / "tables.sqlite"
+    first, second = finished_second_table(path)
+    data = bytearray(path.read_bytes())
+    at = last_page_of(data, b'"by": "Dave", "source": "phone"}')
+    data[at:at + 4096] = b"\x5a" * 4096
+    path.write_bytes(bytes(data))
+    session = TableSession(EventStore(path))
+    assert second in session.archived and not aside(tmp_path)  # a start reads only what it replays
+    with pytest.raises(UnknownTable, match="cannot be read"):
+        session.get(second)
+    assert any("damaged" in p and "restart" in p for p in session.problems)
+    assert session.get(first).state["scores"] == [4, 0]  # the rest is served
+    session.store.close()
+    reborn = TableSession(EventStore(path))  # the next start checks the whole file and sets it aside
+    moved = aside(tmp_path)
+    assert len(moved) == 1 and moved[0].read_bytes() == bytes(data)
+    assert reborn.get(first).state["scores"] == [4, 0]
+    assert any(second in p and str(moved[0]) in p for p in reborn.problems)
+
+
+def test_the_whole_file_check_reports_damage_and_asks_the_next_start_to_set_it_aside(tmp_path):
+    path = tmp_path / "tables.sqlite"
+    first, second = finished_second_table(path)
+    store = EventStore(path)
+    assert store.check() is None
+    store.close()
+    data = bytearray(path.read_bytes())
+    at = last_page_of(data, b'"by": "Dave", "source": "phone"}')
+    data[at:at + 4096] = b"\x5a" * 4096
+    path.write_bytes(bytes(data))
+    store = EventStore(path)
+    assert store.check() is not None
+    assert any("damaged" in p for p in TableSession(store).problems)
+    store.close()
+    EventStore(path).close()
+    assert len(aside(tmp_path)) == 1
