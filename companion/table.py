@@ -591,6 +591,18 @@ class TableSession:
                 raise StorageFault(f"the log of this table cannot be read whole ({err}); the game goes on") \
                     from None
 
+    def _moves(self, table: Table) -> list[tuple[State, Action]]:
+        """Every effective action with the state it was applied to. Steps below the checkpoint are not
+        held: their states are rebuilt by replaying the log (only for a download, never at start)."""
+        if not table.below:
+            before = ([table.initial] + [step.state for step in table.steps])[:len(table.steps)]
+            return list(zip(before, [step.action for step in table.steps], strict=True))
+        moves, state = [], table.initial
+        for action in self.actions_log(table.id):
+            moves.append((state, action))
+            state, _ = table.game.apply(state, action)
+        return moves
+
     def log_view(self, table_id: str, token: str | None = None) -> tuple[dict[str, Any], list[Action]]:
         """The game log as this phone may download it: (whose view, actions). While the game runs, each
         action is redacted for the phone's seat (a watcher's: the spectator view); once it is over,
@@ -598,11 +610,9 @@ class TableSession:
         with self._lock:
             table = self.get(table_id)
             if table.game.is_over(table.state):
-                return {"view": "everyone"}, [step.action for step in table.steps]
+                return {"view": "everyone"}, self.actions_log(table_id)
             seat = table.seat_of(token)
-            before = ([table.initial] + [step.state for step in table.steps])[:len(table.steps)]
-            actions = [table.game.redact(state, step.action, seat)
-                       for state, step in zip(before, table.steps, strict=True)]
+            actions = [table.game.redact(state, action, seat) for state, action in self._moves(table)]
             if seat is None:
                 return {"view": "spectator"}, actions
             return {"view": "seat", "seat": seat, "player": table.players[seat]}, actions

@@ -1,4 +1,5 @@
-"""`companion bench engine|vision DIR|web|fuzz|restart`: benchmarks that print figures (never fail on speed)."""
+"""`companion bench engine|vision DIR|web|fuzz|restart`: benchmarks that print figures (never fail on
+speed)."""
 
 from __future__ import annotations
 

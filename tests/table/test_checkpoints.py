@@ -182,4 +182,7 @@ def test_a_dog_eat_dog_game_restarted_often_ends_as_the_one_never_stopped(tmp_pa
             restarted = sessions[1] = TableSession(EventStore(path), checkpoint_every=7)
     assert restarted.get(ids[1]).state == steady.get(ids[0]).state
     assert restarted.actions_log(ids[1]) == steady.actions_log(ids[0])
-    assert restarted.store.checkpoint(ids[1]) is not None
+    assert restarted.store.checkpoint(ids[1]) is not None and restarted.get(ids[1]).below > 0
+    for seat in (0, None):  # the download, rebuilt from the log below the checkpoint, is the same
+        assert restarted.log_view(ids[1], None if seat is None else tokens[1][seat])[1] == \
+            steady.log_view(ids[0], None if seat is None else tokens[0][seat])[1]
