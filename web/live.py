@@ -26,6 +26,7 @@ QUEUE_SIZE = 32  # change notices kept for a phone that is behind; older ones ar
 MOST_STREAMS = 512  # open streams in all (800 measured cheap: see web/server.py)
 STREAMS_PER_CLIENT = 8  # open streams from one address: a phone with a few tabs, or a few phones behind NAT
 RETRY_AFTER_S = 5  # what a refused client is told to wait, in seconds
+TAKE_WAIT_S = 5.0  # the most a stream waits for another to take the view they share, in seconds
 
 
 def sse(event: str, data: Any) -> str:
@@ -137,6 +138,7 @@ class Broadcaster:
         self._clients: dict[str, int] = {}
         self._seq: dict[str, int] = {}  # change notices per table, to know when a shared view is stale
         self._views: dict[tuple[str, str | None], tuple[int, str]] = {}
+        self._taking: dict[tuple[str, str | None], tuple[int, threading.Event]] = {}  # views being taken
         self.dropped = 0  # wake-ups lost to phones that were behind
         self.refused = 0  # streams refused for a limit
         self.closed = threading.Event()
@@ -188,18 +190,37 @@ class Broadcaster:
             return cached is not None and cached[0] == self._seq.get(table_id, 0)
 
     def view_json(self, table_id: str, view: str | None, snapshot: Callable[[], dict]) -> str:
-        """`snapshot()` as JSON, computed once per change for all the streams that share `view`."""
+        """`snapshot()` as JSON, taken once per change for all the streams that share `view`: a stream
+        that asks while another is taking it waits for that one instead of taking it again."""
+        key = (table_id, view)
         with self._lock:
             seq = self._seq.get(table_id, 0)
-            cached = self._views.get((table_id, view))
-        if cached is not None and cached[0] == seq:
-            return cached[1]
-        text = json.dumps(snapshot(), separators=(",", ":"))
-        with self._lock:
-            if self._seq.get(table_id, 0) == seq:  # no change came in while it was taken
-                if len(self._views) > 4 * self.most:
-                    self._views.clear()
-                self._views[(table_id, view)] = (seq, text)
+            cached = self._views.get(key)
+            if cached is not None and cached[0] == seq:
+                return cached[1]
+            taking = self._taking.get(key)
+            mine = taking is None or taking[0] != seq
+            if mine:
+                taking = self._taking[key] = (seq, threading.Event())
+        if not mine:
+            taking[1].wait(TAKE_WAIT_S)
+            with self._lock:
+                cached = self._views.get(key)
+            if cached is not None and cached[0] == seq:
+                return cached[1]
+        try:
+            text = json.dumps(snapshot(), separators=(",", ":"))
+            with self._lock:
+                if self._seq.get(table_id, 0) == seq:  # no change came in while it was taken
+                    if len(self._views) > 4 * self.most:
+                        self._views.clear()
+                    self._views[key] = (seq, text)
+        finally:
+            if mine:
+                with self._lock:
+                    if self._taking.get(key) is taking:
+                        del self._taking[key]
+                taking[1].set()
         return text
 
     def count(self, client: str | None = None) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
 import time
 
 import pytest
@@ -189,3 +190,24 @@ def test_one_view_is_taken_once_per_change_however_many_streams_show_it():
     other = hub.open("t", "10.0.0.9", "token-b", snapshot)
     other.first()
     assert len(taken) == 3  # another seat's view is its own
+
+
+def test_streams_woken_together_take_their_shared_view_once():
+    hub = live.Broadcaster()
+    taken = []
+
+    def snapshot() -> dict:
+        taken.append(1)
+        time.sleep(0.05)  # a slow view: the other streams ask while it is being taken
+        return {"n": len(taken)}
+
+    streams = [hub.open("t", f"10.0.0.{n}", None, snapshot) for n in range(12)]
+    streams[0].first()
+    hub.tell("t", 2, ["Alice bets"])
+    frames: list[str] = []
+    workers = [threading.Thread(target=lambda s=s: frames.append(s.pending())) for s in streams]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(10)
+    assert len(taken) == 2 and len(set(frames)) == 1 and '"snapshot":{"n":2}' in frames[0]
