@@ -8,7 +8,14 @@ is rebuilt on start by replaying its records:
 * `action`: an engine action (a decision, a draw, or a roll's outcome with where it came from);
 * `undo`: takes back the last player decision (never a roll or a draw);
 * `correction`: replaces the values of the last confirmed roll, which is then resolved again;
-* `seat`: a phone took a seat.
+* `seat`: a phone took a seat, or the host (or the CONFIRM button) handed it to another phone;
+* `seat_freed`: the host took a seat back from its phone;
+* `host`: a phone became the table's host (it made the table, or was approved, or was handed the role);
+* `options`: the host changed the options before the first move;
+* `end`: the host ended the game;
+* `current`: the table's host chose it for the camera and the buttons.
+
+Who may do what (the host, the seats) is in `seating`; the host's own commands in `hosting`.
 
 A table's checkpoint (`companion/checkpoint.py`) saves what its records built every so often, so a
 restart replays only what came after it; a finished table is not replayed at start at all (it is
@@ -27,38 +34,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import checkpoint, games
+from . import checkpoint, games, seating
 from .games import CHANCE, Action, BadAction, Game, GameError, IllegalAction, RollRequest, State
+from .hosting import HostCommands
 from .reading import DEFAULT_MIN_CONFIDENCE, Proposal, match_reading
+from .refusals import BadCommand, NotNow, NotYourSeat, TableError, UnknownTable
 from .store import Checkpoint, DamagedFile, EventStore, Record, StorageError, StorageFull, TableRow
 
 log = logging.getLogger(__name__)
 
 HISTORY_SHOWN = 200
 
-
-class TableError(Exception):
-    """A command that was refused; `status` is the HTTP status the web part answers with."""
-
-    status = 400
-
-
-class BadCommand(TableError, ValueError):
-    status = 400
-
-
-class NotYourSeat(TableError, PermissionError):
-    status = 403
-
-
-class UnknownTable(TableError, LookupError):
-    status = 404
-
-
-class NotNow(TableError):
-    """Stale version, or not allowed in this state: the message says what to do instead."""
-
-    status = 409
+__all__ = ["BadCommand", "NotNow", "NotYourSeat", "Table", "TableError", "TableSession", "UnknownTable"]
 
 
 class StorageFault(TableError):
@@ -85,6 +72,8 @@ class Step:
     texts: list[str]
     source: str = ""
     todo: list[str] = field(default_factory=list)  # what players must do with the pieces after it
+    seat: int | None = None  # whose decision it was (the seat to move)
+    actor: int | None = None  # the seat of the phone that made it (None: the host, a button, the camera)
 
 
 @dataclass
@@ -110,10 +99,19 @@ class Table:
     earlier: list[dict[str, Any]] = field(default_factory=list)  # history lines of steps below
     below: int = 0  # steps no longer held here (they are in the store's records)
     checkpoint_seq: int = 0  # the version of the table's latest checkpoint
+    host: str | None = None  # the host phone's token
+    ended: bool = False  # the host ended the game
+    chosen_at: float = 0.0  # when it last became the table the camera serves (seconds since the epoch)
+    requests: list[seating.Request] = field(default_factory=list)  # waiting for the host's word
 
     @property
     def state(self) -> State:
         return self.steps[-1].state if self.steps else self.initial
+
+    @property
+    def over(self) -> bool:
+        """The game is over, or the host ended it."""
+        return self.ended or self.game.is_over(self.state)
 
     def seats_of(self, token: str | None) -> list[int]:
         """Every seat this phone holds, in seat order (one, unless the host gave it more)."""
@@ -141,20 +139,9 @@ def _corrected(by: str, values: list) -> str:
     return f"{by} corrected the roll to {', '.join(str(v) for v in values)}"
 
 
-def _may_act(table: Table, seat: int) -> bool:
-    """A seat may act when it is to move, when chance is, or for a seat to move that no phone has taken."""
-    to_move = table.game.current_player(table.state)
-    return to_move is None or to_move in (CHANCE, seat) or to_move not in table.seats
-
-
 def _roll_key(table: Table) -> int:
     """The record number of the last effective step: the same while a roll waits, whoever joins."""
     return table.steps[-1].seq if table.steps else 0
-
-
-def _listing(words: list[str]) -> str:
-    """ "Alice, Bob or Carol"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _new_code(taken: set[str]) -> str:
@@ -166,7 +153,7 @@ def _new_code(taken: set[str]) -> str:
             return code
 
 
-class TableSession:
+class TableSession(HostCommands):
     """All tables of this companion, behind one lock; `current` is the one the buttons and camera serve."""
 
     def __init__(self, store: EventStore, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
@@ -198,6 +185,9 @@ class TableSession:
             else:
                 self._load(row, starting=True)
             self.current = row.id
+        loaded = [t for t in self.tables.values() if t.chosen_at]
+        if loaded:  # the live table chosen last for the camera (a finished one is archived, not chosen)
+            self.current = max(loaded, key=lambda t: t.chosen_at).id
 
     @property
     def problems(self) -> list[str]:
@@ -231,7 +221,7 @@ class TableSession:
     def _checkpoint_if_due(self, table: Table) -> None:
         """Every `checkpoint_every` records, and when the game ends, save what the records built and let
         go of the steps no undo can reach. A checkpoint that cannot be written only makes restarts slower."""
-        over = table.game.is_over(table.state)
+        over = table.over  # the game is over, or the host ended it: archived at the next start
         since = table.version - table.checkpoint_seq
         if since < self.checkpoint_every and not (over and since > 0):
             return
@@ -249,8 +239,11 @@ class TableSession:
         table.checkpoint_seq = table.version
 
     # ---- tables ----------------------------------------------------------------------------------
-    def create(self, game_name: str, players: list[str], options: dict[str, Any] | None = None) -> Table:
-        """A new table; it becomes the current one (the one the camera and the buttons serve)."""
+    def create(self, game_name: str, players: list[str], options: dict[str, Any] | None = None,
+               token: str | None = None) -> Table:
+        """A new table, hosted by the phone `token` (if given). It becomes the current one (the one the
+        camera and the buttons serve) unless the current one has a game in progress: then that table's
+        host says when (`use_here`)."""
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise BadCommand("players must be a list of names")
         if not isinstance(options, dict | None):
@@ -271,9 +264,13 @@ class TableSession:
                 self.store.create_table(table_id, code, game_name, players, options or {})
             except StorageError as err:
                 raise _refusal(err) from None
-            table = Table(table_id, code, game, players, options or {}, initial)
+            table = Table(table_id, code, game, players, options or {}, initial, chosen_at=time.time())
             self.tables[table_id] = table
-            self.current = table_id
+            if token:
+                self._commit(table, "host", {"token": token})
+            running = self.tables.get(self.current or "")
+            if running is None or not seating.in_progress(running):
+                self.current = table_id
             self._tell(table, [f"New table: {game.title} with {', '.join(players)}"])
             return table
 
@@ -335,7 +332,7 @@ class TableSession:
         """The table as its records built it: from its checkpoint when it has one, replaying the rest."""
         game = games.get(row.game)
         initial = game.new_game(row.players, row.options)
-        table = Table(row.id, row.code, game, row.players, row.options, initial)
+        table = Table(row.id, row.code, game, row.players, row.options, initial, chosen_at=row.created)
         saved = self.store.checkpoint(row.id)
         start = 0
         if saved is not None:
@@ -359,17 +356,19 @@ class TableSession:
             raise StorageError(f"record {record.seq} ({record.kind}) cannot be replayed: {err}") from None
 
     # ---- commands --------------------------------------------------------------------------------
-    def claim_seat(self, table_id: str, seat: int) -> str:
-        """Bind `seat` to a new phone token and return it; a taken seat is refused."""
+    def claim_seat(self, table_id: str, seat: int, token: str | None = None) -> str:
+        """Bind `seat` to the phone `token` (None: a new phone) and return its token. A taken seat, or a
+        second seat for a phone that holds one, is refused: the host gives those (`join`, `approve`).
+        Trusted callers only (tests, scripts): phones join with the code through `join`."""
         with self._lock:
             table = self.get(table_id)
-            if not isinstance(seat, int) or not 0 <= seat < len(table.players):
-                raise BadCommand(f"there is no seat {seat!r}")
+            self._seat_index(table, seat)
             if seat in table.seats:
                 raise NotNow(f"{table.players[seat]}'s seat is taken by another phone")
-            token = secrets.token_urlsafe(16)
-            self._commit(table, "seat", {"seat": seat, "token": token})
-            self._tell(table, [f"{table.players[seat]} joined"])
+            if table.seats_of(token) and not seating.is_host(table, token):
+                raise NotNow("this phone already holds a seat: the host can give it another")
+            token = token or secrets.token_urlsafe(16)
+            self._give_seat(table, seat, token)
             return token
 
     def act(self, table_id: str, version: int, action: Action, token: str | None = None,
@@ -378,7 +377,7 @@ class TableSession:
         with self._lock:
             table = self._check(table_id, version)
             by = self._authorise(table, token, action)
-            return self._apply(table, action, by, source)
+            return self._apply(table, action, by, source, actor=table.seat_of(token))
 
     def confirm(self, table_id: str, version: int | None = None, token: str | None = None,
                 reading: str | None = None) -> list[str]:
@@ -389,7 +388,7 @@ class TableSession:
         needed (a phone joining does not make the reading stale)."""
         with self._lock:
             table = self._check(table_id, None if reading is not None else version)
-            by = self._presser(table, token)
+            by = self._presser(table, token, seating.chance_refusal(table, token))
             if table.game.roll_request(table.state) is None:
                 raise NotNow("nothing to confirm: no roll is awaited")
             proposal = table.proposal
@@ -401,7 +400,7 @@ class TableSession:
             if not proposal.certain or proposal.values is None:
                 raise NotNow("the reading is uncertain: press RETRY to read again, or type the dice")
             action = {"type": "roll", "values": proposal.values}
-            return self._apply(table, action, by, "camera", reading=proposal.dice)
+            return self._apply(table, action, by, "camera", reading=proposal.dice, actor=table.seat_of(token))
 
     def retry(self, table_id: str, version: int | None = None, token: str | None = None) -> None:
         """RETRY: forget the proposed reading; the camera reads the tray again."""
@@ -424,6 +423,9 @@ class TableSession:
             last = table.steps[-1]
             if last.chance:
                 raise NotNow("a confirmed roll cannot be undone; correct it instead")
+            refusal = seating.undo_refusal(table, token)
+            if refusal:
+                raise NotYourSeat(refusal)
             self._commit(table, "undo", {})
             table.steps.pop()
             table.proposal, table.photo = None, None
@@ -439,6 +441,9 @@ class TableSession:
             if not table.steps or table.steps[-1].action.get("type") != "roll":
                 raise NotNow("only the last confirmed roll can be corrected, before anyone moves again")
             previous = table.steps[-2].state if len(table.steps) > 1 else table.initial
+            refusal = seating.correction_refusal(table, token, table.game.chance_seats(previous))
+            if refusal:
+                raise NotYourSeat(refusal)
             action = {"type": "roll", "values": values}
             try:
                 state, events = table.game.apply(previous, action)
@@ -447,7 +452,7 @@ class TableSession:
             record = self._commit(table, "correction", {"values": values, "by": by})
             texts = [_corrected(by, values), *_texts(events)]
             table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction",
-                                   _todo(table.game, events))
+                                   _todo(table.game, events), actor=table.seat_of(token))
             self._tell(table, texts)
             return texts
 
@@ -488,59 +493,59 @@ class TableSession:
         if version is not None and version != table.version:
             raise NotNow("The table has moved on since your phone last showed it: look at it again, "
                          "then try once more.")
+        if table.ended:
+            raise NotNow("the host ended this game: the host can start another at this table")
         return table
 
-    def _presser(self, table: Table, token: str | None) -> str:
-        """Who pressed a table-wide button: the physical button (no token) or a seated phone."""
+    def _presser(self, table: Table, token: str | None, refusal: str | None = None) -> str:
+        """Who pressed a table-wide button: the physical button (no token), a seated phone or the host;
+        `refusal`, if any, is why this phone may not (see `seating`)."""
         if token is None:
             return "button"
         seat = table.seat_of(token)
-        if seat is None:
+        if seat is None and not seating.is_host(table, token):
             raise NotYourSeat("take a seat at this table first; watchers cannot press")
-        return table.players[seat]
+        if refusal:
+            raise NotYourSeat(refusal)
+        return table.players[seat] if seat is not None else "the host"
 
     def _authorise(self, table: Table, token: str | None, action: Action) -> str:
-        """A decision belongs to the player to move; a phone may also act for a seat no phone has taken,
-        but never with a choice that shows that seat's secrets. A hidden draw is entered only by the seats
-        it concerns. Checked before the engine looks at the action, so a refusal tells no secret."""
+        """Who may make this action (see `seating`), checked before the engine looks at it so that a
+        refusal tells no secret; returns the name it is made by."""
         if not isinstance(action, dict):
             raise BadCommand("an action is a JSON object")
-        seat = table.seat_of(token) if token else None
-        if token is not None and seat is None:
+        if token is not None and not seating.is_member(table, token):
             raise NotYourSeat("this phone has no seat at this table")
-        if seat is None:
+        if token is None:
             raise NotYourSeat("take a seat at this table first; watchers cannot play")
-        game, state = table.game, table.state
-        to_move = game.current_player(state)
-        if to_move == CHANCE and game.secret_chance(state):
-            concerned = game.chance_seats(state) or []
-            if not set(concerned) & set(table.seats_of(token)):
-                names = _listing([table.players[s] for s in concerned])
-                raise NotYourSeat(f"only {names} may enter this: it is a hidden draw")
-        if not _may_act(table, seat):
-            raise NotYourSeat(f"it is {table.players[to_move]}'s turn")
-        if to_move not in (None, CHANCE, seat) and game.redact(state, action, seat) != action:
-            raise NotYourSeat(f"this choice uses {table.players[to_move]}'s hidden items: only "
-                              f"{table.players[to_move]}'s own phone may make it")
-        return table.players[seat]
+        if table.game.current_player(table.state) == CHANCE:
+            refusal = seating.chance_refusal(table, token)
+        else:
+            refusal = seating.decision_refusal(table, token, action)
+        if refusal:
+            raise NotYourSeat(refusal)
+        seat = table.seat_of(token)
+        return table.players[seat] if seat is not None else "the host"
 
     def _apply(self, table: Table, action: Action, by: str, source: str,
-               reading: list[dict] | None = None) -> list[str]:
+               reading: list[dict] | None = None, actor: int | None = None) -> list[str]:
         state = table.state
         try:
-            chance = table.game.current_player(state) == CHANCE
+            to_move = table.game.current_player(state)
+            chance = to_move == CHANCE
             nxt, events = table.game.apply(state, action)
         except BadAction as err:  # malformed whatever the state: 400
             raise BadCommand(str(err)) from None
         except IllegalAction as err:
             raise NotNow(str(err)) from None
-        body = {"action": action, "by": by, "source": source}
+        seat = None if chance else to_move
+        body = {"action": action, "by": by, "source": source, "seat": seat, "actor": actor}
         if reading is not None:
             body["reading"] = reading
         record = self._commit(table, "action", body)
         texts = _texts(events)
         todo = _todo(table.game, events)
-        table.steps.append(Step(record.seq, action, nxt, by, chance, texts, source, todo))
+        table.steps.append(Step(record.seq, action, nxt, by, chance, texts, source, todo, seat, actor))
         table.proposal, table.photo = None, None
         self._tell(table, texts)
         return texts
@@ -551,21 +556,37 @@ class TableSession:
         except StorageError as err:
             raise _refusal(err) from None
         table.version = record.seq
-        if kind == "seat":
-            table.seats[body["seat"]] = body["token"]
+        self._remember(table, record)
         return record
+
+    @staticmethod
+    def _remember(table: Table, record: Record) -> None:
+        """Apply a record about the table itself (not the game) to the live table: seats, host, options."""
+        body = record.body
+        if record.kind == "seat":
+            table.seats[body["seat"]] = body["token"]
+        elif record.kind == "seat_freed":
+            table.seats.pop(body["seat"], None)
+        elif record.kind == "host":
+            table.host = body["token"]
+        elif record.kind == "end":
+            table.ended = True
+        elif record.kind == "current":
+            table.chosen_at = record.at
+        elif record.kind == "options":
+            table.options = body["options"]
+            table.initial = table.game.new_game(table.players, table.options)
 
     def _replay(self, table: Table, record: Record) -> None:
         """Rebuild one record on start; the log only holds commands that were accepted."""
         table.version = record.seq
         body = record.body
-        if record.kind == "seat":
-            table.seats[body["seat"]] = body["token"]
-        elif record.kind == "action":
+        if record.kind == "action":
             chance = table.game.current_player(table.state) == CHANCE
             nxt, events = table.game.apply(table.state, body["action"])
             table.steps.append(Step(record.seq, body["action"], nxt, body.get("by", ""), chance,
-                                    _texts(events), body.get("source", ""), _todo(table.game, events)))
+                                    _texts(events), body.get("source", ""), _todo(table.game, events),
+                                    body.get("seat"), body.get("actor")))
         elif record.kind == "undo":
             table.steps.pop()
         elif record.kind == "correction":
@@ -576,6 +597,8 @@ class TableSession:
             texts = [_corrected(by, body["values"]), *_texts(events)]
             table.steps[-1] = Step(record.seq, action, state, by, True, texts, "correction",
                                    _todo(table.game, events))
+        else:
+            self._remember(table, record)
 
     # ---- reading the table -------------------------------------------------------------------------
     def actions_log(self, table_id: str) -> list[Action]:
@@ -609,7 +632,7 @@ class TableSession:
         everyone gets it whole."""
         with self._lock:
             table = self.get(table_id)
-            if table.game.is_over(table.state):
+            if table.over:
                 return {"view": "everyone"}, self.actions_log(table_id)
             seat = table.seat_of(token)
             actions = [table.game.redact(state, action, seat) for state, action in self._moves(table)]
@@ -618,34 +641,61 @@ class TableSession:
             return {"view": "seat", "seat": seat, "player": table.players[seat]}, actions
 
     def snapshot(self, table_id: str, token: str | None = None) -> dict[str, Any]:
-        """Everything one phone may see, as JSON: the seat's view of the game, the roll, the reading."""
+        """Everything one phone may see, as JSON: the seat's view of the game, the roll, the reading, and
+        what this phone may do (its seats, whether it is the host, the requests waiting for its word)."""
         with self._lock:
             table = self.get(table_id)
-            seat = table.seat_of(token)
+            seat, held = table.seat_of(token), table.seats_of(token)
+            host = seating.is_host(table, token)
+            member = host or bool(held)
             game, state = table.game, table.state
             to_move = game.current_player(state)
             request = game.roll_request(state)
-            decides = seat is not None and to_move not in (None, CHANCE) and _may_act(table, seat)
+            decides = seating.decides(table, token)
             legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if decides else []
-            shown = [a for a in legal if to_move == seat or game.redact(state, a, seat) == a]
+            shown = [a for a in legal if to_move in held or game.redact(state, a, seat) == a]
+            last = table.steps[-1] if table.steps else None
+            last_roll = self._last_roll(table)
+            before = table.steps[-2].state if len(table.steps) > 1 else table.initial
+            running = self.tables.get(self.current or "")
             return {
-                "table": {"id": table.id, "code": table.code, "game": game.name, "title": game.title,
-                          "players": table.players, "options": table.options},
+                "table": {"id": table.id, "code": table.code if member else None, "game": game.name,
+                          "title": game.title, "players": table.players, "options": table.options,
+                          "current": running is table},
                 "version": table.version,
                 "seat": seat,
-                "seats": [{"seat": i, "name": name, "taken": i in table.seats}
+                "seats": [{"seat": i, "name": name, "taken": i in table.seats, "mine": i in held}
                           for i, name in enumerate(table.players)],
-                "to_move": to_move,
-                "over": game.is_over(state),
+                "phone": {
+                    "host": host,
+                    "seats": held,
+                    "member": member,
+                    "may_roll": bool(token) and member and to_move == CHANCE and not table.over
+                    and seating.chance_refusal(table, token) is None,
+                    "may_correct": bool(token) and member and last_roll is not None
+                    and seating.correction_refusal(table, token, game.chance_seats(before)) is None,
+                },
+                "has_host": table.host is not None,
+                "requests": [{"id": r.id, "kind": r.kind, "seat": r.seat, "text": r.words(table),
+                              "mine": r.token == token}
+                             for r in self._waiting(table) if host or r.token == token],
+                "running": None if running is None or running is table else {
+                    "id": running.id, "title": running.game.title, "players": running.players,
+                    "in_progress": seating.in_progress(running)},
+                "to_move": None if table.ended else to_move,
+                "over": table.over,
+                "ended": table.ended,
                 "state": game.view(state, seat),
-                "roll": request.to_json() if request else None,
+                "roll": request.to_json() if request and not table.ended else None,
                 "reading": table.proposal.to_json() if table.proposal else None,
-                "legal": shown,
+                "legal": [] if table.ended else shown,
                 "hidden_choices": len(shown) < len(legal),  # choices only the deciding seat's phone sees
-                "can_undo": bool(table.steps) and not table.steps[-1].chance,
+                "can_undo": last is not None and not last.chance and not table.ended and member
+                and seating.undo_refusal(table, token) is None,
+                "undo_what": f"{last.by}: {' '.join(last.texts)}" if last and not last.chance else None,
                 "history": (table.earlier + [checkpoint.line(s) for s in table.steps[-HISTORY_SHOWN:]])
                 [-HISTORY_SHOWN:],
-                "last_roll": self._last_roll(table),
+                "last_roll": last_roll,
                 "todo": table.steps[-1].todo if table.steps else [],
                 "summary": game.summary(state) if game.is_over(state) else None,
             }

@@ -17,20 +17,23 @@ import segno
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from companion import advice, games
+from companion import advice, games, seating
 from companion.table import BadCommand, TableError, TableSession
 
 from .address import is_loopback, phone_urls
+from .host_routes import add_host_routes
+from .limits import RateLimit
 from .live import Broadcaster, StreamsBusy, live_body
+from .phone import remember, token, token_or_new
 
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 64 * 1024
 #: Lists and objects nested deeper than this in a request body are refused (an action needs 4).
 MAX_JSON_DEPTH = 16
-#: The longest seat token accepted, in characters (the companion's are 22).
-MAX_TOKEN_CHARS = 128
-TOKEN_HEADER = "X-Seat-Token"
+TABLES_LISTED = 8  # the front page lists the running table and this many recent ones
+#: a client may make this many tables at once, then one every TABLE_EVERY_S seconds (else 429)
+TABLES_BURST, TABLE_EVERY_S = 6, 20.0
 
 
 def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | None = None) -> Flask:
@@ -43,8 +46,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     app.extensions["live"] = live
     app.extensions["session"] = session
 
-    def token() -> str | None:
-        return _seat_token(request.headers.get(TOKEN_HEADER) or request.args.get("token") or None)
+    creating = RateLimit(TABLES_BURST, TABLE_EVERY_S)
 
     def body() -> dict[str, Any]:
         return _json_object(request.get_data(cache=True))
@@ -102,8 +104,9 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
     def table_page(table_id: str):
         table = session.get(table_id)
         local = is_loopback(request.host.rsplit(":", 1)[0])
-        return render_template("table.html", table=table, title=table.game.title,
-                               phones=join_urls(table), opened_locally=local)
+        member = seating.is_member(table, token())  # the join code is shown to the host and seats only
+        return render_template("table.html", table=table, title=table.game.title, member=member,
+                               phones=join_urls(table) if member else [], opened_locally=local and member)
 
     @app.get("/favicon.ico")
     def favicon():
@@ -118,7 +121,10 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
 
     @app.get("/j/<code>")
     def join(code: str):
-        return redirect(url_for("table_page", table_id=session.by_code(code).id))
+        # The code rides in the fragment (never sent to a server, so never logged): the page takes a seat
+        # with it.
+        table = session.by_code(code)
+        return redirect(url_for("table_page", table_id=table.id) + "#code=" + table.code)
 
     # ---- API ----------------------------------------------------------------------------------------
     @app.get("/api/status")
@@ -142,19 +148,24 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
             raise BadCommand('"game" is required: ' + ", ".join(games.names()))
         if name not in games.names():
             raise BadCommand(f"unknown game {name!r}; known: {', '.join(games.names())}")
-        table = session.create(name, data.get("players"), data.get("options") or {})
-        return jsonify(id=table.id, code=table.code, url=url_for("table_page", table_id=table.id)), 201
+        wait_s = creating.wait_s(request.remote_addr or "")
+        if wait_s:
+            reply = jsonify(error=f"too many new tables from this device: try again in {wait_s} s")
+            reply.status_code, reply.headers["Retry-After"] = 429, str(wait_s)
+            return reply
+        phone = token_or_new()
+        table = session.create(name, data.get("players"), data.get("options") or {}, token=phone)
+        current = session.current == table.id
+        reply = jsonify(id=table.id, code=table.code, url=url_for("table_page", table_id=table.id),
+                        token=phone, current=current,
+                        text=None if current else "Another table's game is in progress: the camera and "
+                        "buttons stay with it until its host hands them over")
+        reply.status_code = 201
+        return remember(reply, phone)
 
     @app.get("/api/tables/<table_id>")
     def api_snapshot(table_id: str):
         return jsonify(session.snapshot(table_id, token()))
-
-    @app.post("/api/tables/<table_id>/seats")
-    def api_seat(table_id: str):
-        seat = body().get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise BadCommand('"seat" (a number) is required')
-        return jsonify(seat=seat, token=session.claim_seat(table_id, seat)), 201
 
     @app.post("/api/tables/<table_id>/actions")
     def api_act(table_id: str):
@@ -203,7 +214,11 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
 
     @app.get("/api/tables/<table_id>/qr.svg")
     def api_qr(table_id: str):
-        url = join_urls(session.get(table_id))[0]
+        """The join QR code: it holds the code, so only the host and seated phones get it."""
+        table = session.get(table_id)
+        if not seating.is_member(table, token()):
+            abort(403, "only the host and seated phones show the join code")
+        url = join_urls(table)[0]
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, dark="#111", light="#fff")
         return Response(out.getvalue(), mimetype="image/svg+xml")
@@ -216,7 +231,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         table = session.get(table_id)
         view, actions = session.log_view(table_id, token())
         text = GameLog(table.game.name, table.players, table.options, [(0, a) for a in actions], view).dumps()
-        filename = f"{table.game.name}-{table.code}.jsonl"
+        filename = f"{table.game.name}-{table.id}.jsonl"
         return Response(text, mimetype="application/jsonl",
                         headers={"Content-Disposition": f"attachment; filename={filename}",
                                  "Cache-Control": "no-store"})
@@ -230,6 +245,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         return Response(live_body(stream, request.environ), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    add_host_routes(app, session, body)
     return app
 
 
@@ -240,16 +256,6 @@ def _sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
-
-
-def _seat_token(raw: str | None) -> str | None:
-    """A seat token as sent, or BadCommand: tokens are short ASCII text (`secrets.token_urlsafe`), and
-    anything else (é, a control character, a kilobyte) could not be one this companion gave."""
-    if raw is None:
-        return None
-    if len(raw) > MAX_TOKEN_CHARS or not raw.isascii() or not raw.isprintable():
-        raise BadCommand("that seat token is not one this companion gives: take a seat again")
-    return raw
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
@@ -289,6 +295,9 @@ def _games() -> list[dict[str, Any]]:
 
 
 def _tables(session: TableSession) -> list[dict[str, Any]]:
-    return [{"id": t.id, "code": t.code, "game": t.game.name, "title": t.game.title, "players": t.players,
-             "over": t.game.is_over(t.state), "current": t.id == session.current}
-            for t in reversed(list(session.tables.values()))]
+    """The running table, then the most recent others (no join codes: an id lets a phone watch only)."""
+    running = session.tables.get(session.current or "")
+    recent = [t for t in reversed(list(session.tables.values())) if t is not running][:TABLES_LISTED]
+    return [{"id": t.id, "game": t.game.name, "title": t.game.title, "players": t.players,
+             "over": t.over, "current": t is running}
+            for t in ([running] if running else []) + recent]

@@ -173,7 +173,9 @@ def _new_table(port: int, phones: int) -> tuple[str, list[str], list[Phone]]:
     """A fresh three-player table, its seats taken, and `phones` live streams on it."""
     _, table = _call(port, "POST", "/api/tables", {"game": "dog-eat-dog", "players": ["Ann", "Ben", "Cy"]})
     tid = table["id"]
-    tokens = [_call(port, "POST", f"/api/tables/{tid}/seats", {"seat": s})[1]["token"] for s in range(3)]
+    seats = [{"seat": s, "code": table["code"]} for s in range(3)]
+    tokens = [_call(port, "POST", f"/api/tables/{tid}/seats", seat)[1]["token"] for seat in seats]
+    tokens.append(table["token"])  # the host's phone, last: it enters and confirms every roll
     streams = [Phone(port, tid, _address(50_000 + n)) for n in range(phones)]
     for phone in streams:
         phone.start()
@@ -210,10 +212,10 @@ def _next_command(port: int, tid: str, tokens: list[str], snap: dict, rng: rando
             _, snap = _call(port, "GET", f"/api/tables/{tid}", token=tokens[0])
         body = {"version": snap["version"]}
         if snap["reading"] and snap["reading"]["certain"]:
-            return f"/api/tables/{tid}/confirm", body, tokens[0], "camera"
+            return f"/api/tables/{tid}/confirm", body, tokens[-1], "camera"
         values = [rng.randint(1, 6) if d["kind"] == "d6" else "HOP" for d in snap["roll"]["dice"]]
         body["action"] = {"type": "roll", "values": values}
-        return f"/api/tables/{tid}/actions", body, tokens[0], "typed"
+        return f"/api/tables/{tid}/actions", body, tokens[-1], "typed"
     seat = snap["to_move"]
     _, mine = _call(port, "GET", f"/api/tables/{tid}", token=tokens[seat])
     attacks = [a for a in mine["legal"] if a["type"] == "attack"] or mine["legal"]

@@ -137,8 +137,11 @@ class Companion:
             return press
 
         return open_hardware(PinMap(**dataclasses.asdict(self.settings.pins)),
-                             on_confirm=pressed(self.session.confirm), on_retry=pressed(self.session.retry),
-                             on_undo=pressed(self.session.undo), mode=self.settings.gpio)
+                             # CONFIRM also approves the phone waiting to be host or for a seat: see
+                             # TableSession.press_confirm
+                             on_confirm=pressed(self.session.press_confirm),
+                             on_retry=pressed(self.session.retry), on_undo=pressed(self.session.undo),
+                             mode=self.settings.gpio)
 
     def _show_light(self) -> None:
         if not self.hardware:

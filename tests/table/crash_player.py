@@ -29,7 +29,8 @@ def play(db: str, seed: int, out=sys.stdout) -> dict:
         request = table.game.roll_request(table.state)
         if request is not None:
             action = {"type": "roll", "values": rng.choice(request.outcomes())}
-            token = tokens[0]
+            rollers = table.game.chance_seats(table.state)
+            token = tokens[rollers[0] if rollers else 0]  # a seat that rolled enters the dice
         else:
             actions = table.game.legal_actions(table.state)
             attacks = [a for a in actions if a["type"] == "attack"]

@@ -15,4 +15,4 @@ def session(tmp_path):
 def client(session):
     app = create_app(session, status=lambda: {"camera": "sim", "buttons": "on screen"})
     app.testing = True
-    return app.test_client()
+    return app.test_client(use_cookies=False)  # each request is its own phone unless it sends a token

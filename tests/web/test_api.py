@@ -13,10 +13,15 @@ def create(client, players=("Alice", "Bob")):
     return res.get_json()
 
 
-def seat(client, table_id, n):
-    res = client.post(f"/api/tables/{table_id}/seats", json={"seat": n})
-    assert res.status_code == 201
+def seat(client, table, n):
+    """A new phone takes seat `n` with the join code; returns its headers."""
+    res = client.post(f"/api/tables/{table['id']}/seats", json={"seat": n, "code": table["code"]})
+    assert res.status_code == 201, res.get_json()
     return {"X-Seat-Token": res.get_json()["token"]}
+
+
+def host(table):
+    return {"X-Seat-Token": table["token"]}
 
 
 def snapshot(client, table_id, headers=None):
@@ -25,7 +30,7 @@ def snapshot(client, table_id, headers=None):
 
 def test_create_join_and_play_a_turn(client, session):
     table = create(client)
-    alice = seat(client, table["id"], 0)
+    alice = seat(client, table, 0)
     snap = snapshot(client, table["id"], alice)
     assert snap["seat"] == 0 and snap["table"]["code"] == table["code"]
     res = client.post(f"/api/tables/{table['id']}/actions", headers=alice,
@@ -44,7 +49,7 @@ def test_create_join_and_play_a_turn(client, session):
 
 def test_the_same_confirm_twice_applies_once(client, session):
     table = create(client)
-    alice, bob = seat(client, table["id"], 0), seat(client, table["id"], 1)
+    alice, bob = seat(client, table, 0), seat(client, table, 1)
     version = snapshot(client, table["id"])["version"]
     client.post(f"/api/tables/{table['id']}/actions", headers=alice,
                 json={"version": version, "action": {"type": "bet", "dice": 1}})
@@ -62,15 +67,15 @@ def test_the_same_confirm_twice_applies_once(client, session):
     (b"[1, 2]", 400, "JSON object"),
     (json.dumps({"action": {"type": "bet", "dice": 1}}).encode(), 400, "version"),
     (json.dumps({"version": "3", "action": {"type": "bet"}}).encode(), 400, "version"),
-    (json.dumps({"version": 2}).encode(), 400, "action"),
-    (json.dumps({"version": 1, "action": {"type": "fly"}}).encode(), 400, "unknown action"),
-    (json.dumps({"version": 1, "action": {"type": "bet", "dice": 1.0}}).encode(), 400, "whole number"),
-    (json.dumps({"version": 1, "action": {"type": "bet", "dice": 9}}).encode(), 409, "1 or 2"),
+    (json.dumps({"version": 3}).encode(), 400, "action"),
+    (json.dumps({"version": 2, "action": {"type": "fly"}}).encode(), 400, "unknown action"),
+    (json.dumps({"version": 2, "action": {"type": "bet", "dice": 1.0}}).encode(), 400, "whole number"),
+    (json.dumps({"version": 2, "action": {"type": "bet", "dice": 9}}).encode(), 409, "1 or 2"),
     (json.dumps({"version": 99, "action": {"type": "bet", "dice": 1}}).encode(), 409, "moved on"),
 ])
 def test_bad_commands_get_clear_4xx_and_change_nothing(client, body, status, words):
     table = create(client)
-    alice = seat(client, table["id"], 0)
+    alice = seat(client, table, 0)
     before = snapshot(client, table["id"], alice)
     res = client.post(f"/api/tables/{table['id']}/actions", data=body, headers=alice,
                       content_type="application/json")
@@ -81,15 +86,15 @@ def test_bad_commands_get_clear_4xx_and_change_nothing(client, body, status, wor
 
 def test_watchers_and_strangers_cannot_play(client):
     table = create(client)
-    seat(client, table["id"], 0)
-    res = client.post(f"/api/tables/{table['id']}/actions", json={"version": 1, "action": {"type": "bet"}})
+    seat(client, table, 0)
+    res = client.post(f"/api/tables/{table['id']}/actions", json={"version": 2, "action": {"type": "bet"}})
     assert res.status_code == 403
     res = client.post(f"/api/tables/{table['id']}/actions", headers={"X-Seat-Token": "forged"},
-                      json={"version": 1, "action": {"type": "bet", "dice": 1}})
-    assert res.status_code == 403
-    bob = seat(client, table["id"], 1)
-    res = client.post(f"/api/tables/{table['id']}/actions", headers=bob,
                       json={"version": 2, "action": {"type": "bet", "dice": 1}})
+    assert res.status_code == 403
+    bob = seat(client, table, 1)
+    res = client.post(f"/api/tables/{table['id']}/actions", headers=bob,
+                      json={"version": 3, "action": {"type": "bet", "dice": 1}})
     assert res.status_code == 403 and "Alice's turn" in res.get_json()["error"]
 
 
@@ -117,18 +122,19 @@ def test_a_huge_body_is_refused_with_413(client):
 
 def test_confirm_without_a_reading_says_what_to_do(client):
     table = create(client)
-    alice = seat(client, table["id"], 0)
+    alice = seat(client, table, 0)
     client.post(f"/api/tables/{table['id']}/actions", headers=alice,
-                json={"version": 1, "action": {"type": "bet", "dice": 1}})
-    res = client.post(f"/api/tables/{table['id']}/confirm", headers=alice, json={"version": 2})
+                json={"version": 2, "action": {"type": "bet", "dice": 1}})
+    res = client.post(f"/api/tables/{table['id']}/confirm", headers=alice, json={"version": 3})
     assert res.status_code == 409 and "roll the dice" in res.get_json()["error"]
 
 
 def test_join_by_code_and_qr(client):
     table = create(client)
     res = client.get(f"/j/{table['code'].lower()}")
-    assert res.status_code == 302 and res.headers["Location"].endswith(f"/t/{table['id']}")
-    svg = client.get(f"/api/tables/{table['id']}/qr.svg")
+    assert res.status_code == 302
+    assert res.headers["Location"].endswith(f"/t/{table['id']}#code={table['code']}")
+    svg = client.get(f"/api/tables/{table['id']}/qr.svg", headers=host(table))
     assert svg.status_code == 200 and b"<svg" in svg.data
 
 
@@ -136,9 +142,9 @@ def test_the_game_log_downloads_in_replay_format(client):
     from companion import gamelog
 
     table = create(client)
-    alice = seat(client, table["id"], 0)
+    alice = seat(client, table, 0)
     client.post(f"/api/tables/{table['id']}/actions", headers=alice,
-                json={"version": 1, "action": {"type": "bet", "dice": 2}})
+                json={"version": 2, "action": {"type": "bet", "dice": 2}})
     text = client.get(f"/api/tables/{table['id']}/log.jsonl").get_data(as_text=True)
     log = gamelog.parse(text)
     assert log.game == "race" and [a for _, a in log.actions] == [{"type": "bet", "dice": 2}]
@@ -147,14 +153,14 @@ def test_the_game_log_downloads_in_replay_format(client):
 def test_pages_render(client):
     table = create(client)
     assert b"New table" in client.get("/").data
-    page = client.get(f"/t/{table['id']}")
+    page = client.get(f"/t/{table['id']}", headers=host(table))
     assert page.status_code == 200 and table["code"].encode() in page.data
     assert client.get("/t/nope").status_code == 404
 
 
 def test_the_event_stream_starts_with_a_snapshot(client):
     table = create(client)
-    res = client.get(f"/api/tables/{table['id']}/events")
+    res = client.get(f"/api/tables/{table['id']}/events", headers=host(table))
     first = next(res.response)
     first = first.decode() if isinstance(first, bytes) else first
     assert "event: snapshot" in first and table["code"] in first

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.phones import new_table, take_seat
+
 RANKS = ["oberteufel", "putzteufel", "satansbraten"]
 DEEP_LIST = ("[" * 1000 + "]" * 1000).encode()
 DEEP_OBJECT = ('{"a":' * 1000 + "1" + "}" * 1000).encode()
@@ -13,10 +15,8 @@ DEEP_ACTION = ('{"version": 1, "action": {"type": "pass", "x": ' + "[" * 900 + "
 
 @pytest.fixture
 def table(client):
-    res = client.post("/api/tables", json={"game": "dice-devils", "players": ["Ann", "Ben", "Cid"]})
-    table_id = res.get_json()["id"]
-    token = client.post(f"/api/tables/{table_id}/seats", json={"seat": 0}).get_json()["token"]
-    return table_id, {"X-Seat-Token": token}
+    made = new_table(client, "dice-devils", ["Ann", "Ben", "Cid"])
+    return made["id"], take_seat(client, made, 0)
 
 
 def act(client, table_id, phone, action):

@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.phones import new_table, take_seat
+
 DRAW = {"type": "draw_ranks", "ranks": ["oberteufel", "putzteufel", "satansbraten"]}  # Alice, Bob, Carol
 
 
 @pytest.fixture
 def table(client):
-    res = client.post("/api/tables", json={"game": "dice-devils", "players": ["Alice", "Bob", "Carol"]})
-    assert res.status_code == 201
-    table_id = res.get_json()["id"]
-    phones = []
-    for seat in range(3):
-        res = client.post(f"/api/tables/{table_id}/seats", json={"seat": seat})
-        phones.append({"X-Seat-Token": res.get_json()["token"]})
-    return table_id, phones
+    table = new_table(client, "dice-devils", ["Alice", "Bob", "Carol"])
+    return table["id"], [take_seat(client, table, seat) for seat in range(3)]
 
 
 def snap(client, table_id, phone=None):

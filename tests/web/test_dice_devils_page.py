@@ -48,11 +48,13 @@ def browser():
         chromium.close()
 
 
-def create_table(url: str, players: list[str]) -> str:
+def create_table(url: str, players: list[str]) -> tuple[str, str]:
+    """A new table's id and join code."""
     body = json.dumps({"game": "dice-devils", "players": players}).encode()
     req = urllib.request.Request(url + "/api/tables", data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as res:
-        return json.load(res)["id"]
+        made = json.load(res)
+    return made["id"], made["code"]
 
 
 def test_three_phones_draw_reveal_claim_and_fight(server, browser):
@@ -60,11 +62,11 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
 
     session, web = server
     expect.set_options(timeout=10_000)
-    table_id = create_table(web.url, ["Alice", "Bob", "Carol"])
+    table_id, code = create_table(web.url, ["Alice", "Bob", "Carol"])
     phones = []
     for seat in range(3):
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        page.goto(f"{web.url}/t/{table_id}")
+        page.goto(f"{web.url}/j/{code}")  # the QR code's link
         page.locator(f"button[data-seat='{seat}']").click()
         expect(page.locator("#seats .me")).to_have_count(1)
         phones.append(page)
@@ -134,8 +136,7 @@ def test_three_phones_draw_reveal_claim_and_fight(server, browser):
     assert "grill" not in alice.locator("#dd-you").inner_text()
     assert "bed" not in carol.locator("#dd-you").inner_text()
     for page, seat in zip(phones, range(3), strict=True):
-        state = page.evaluate("(id) => fetch('/api/tables/' + id, {headers: {'X-Seat-Token': "
-                              "localStorage.getItem('seat-token:' + id)}}).then((r) => r.json())", table_id)
+        state = page.evaluate("(id) => fetch('/api/tables/' + id).then((r) => r.json())", table_id)
         assert state["seat"] == seat
         assert [c is not None for c in state["state"]["collections"]] == [s == seat for s in range(3)]
 
@@ -170,7 +171,7 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
         request = game.roll_request(state)
         if request is not None:
             values = [rng.choice(faces[d.kind]) for d in request.dice]
-            by = tokens[rng.choice(list(tokens))]
+            by = tokens[rng.choice(game.chance_seats(state) or list(tokens))]  # a seat that rolled
             session.act(table_id, version, {"type": "roll", "values": values}, by)
             continue
         legal = game.legal_actions(state)
@@ -184,7 +185,7 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
             tapped[legal[index]["type"]] += 1
             expect(page.locator(f"#board[data-version='{version}']")).to_have_count(0)
         else:
-            seat = rng.choice(list(tokens)) if to_move == CHANCE else to_move
+            seat = rng.choice(game.chance_seats(state) or list(tokens)) if to_move == CHANCE else to_move
             session.act(table_id, version, legal[index], tokens[seat])
     raise AssertionError(f"no end after {limit} steps")
 
@@ -196,13 +197,13 @@ def test_a_whole_six_player_game_renders_without_errors_and_ends_with_the_count(
     session, web = server
     expect.set_options(timeout=10_000)
     players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
-    table_id = create_table(web.url, players)
+    table_id, code = create_table(web.url, players)
     errors: list[str] = []
     phones = {}
     for seat in range(2):
         page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(f"{web.url}/t/{table_id}")
+        page.goto(f"{web.url}/j/{code}")  # the QR code's link
         page.locator(f"button[data-seat='{seat}']").click()
         expect(page.locator("#seats .me")).to_have_count(1)
         phones[seat] = page

@@ -45,6 +45,11 @@ def call(web: WebServer, method: str, path: str, body: dict | None = None, heade
     return res.status, data
 
 
+def join_code(web: WebServer, table_id: str) -> str:
+    """The table's join code, as the host's phone shows it."""
+    return web.app.extensions["session"].get(table_id).code
+
+
 def new_table(web: WebServer) -> str:
     status, table = call(web, "POST", "/api/tables", {"game": "race", "players": ["Alice", "Bob"]})
     assert status == 201
@@ -110,7 +115,8 @@ def test_other_clients_open_streams_and_the_api_answers_while_one_client_holds_i
     assert [s.status for s in others] == [200, 200, 200]
     assert [s.event()[0] for s in others] == ["snapshot"] * 3
     assert call(server, "GET", f"/api/tables/{table}")[0] == 200
-    assert call(server, "POST", f"/api/tables/{table}/seats", {"seat": 0}, source=address(4))[0] == 201
+    seat = {"seat": 0, "code": join_code(server, table)}
+    assert call(server, "POST", f"/api/tables/{table}/seats", seat, source=address(4))[0] == 201
     assert all(s.event()[1]["snapshot"]["seats"][0]["taken"] for s in others)  # and they hear of it
     for s in flood + others:
         s.close()
@@ -158,7 +164,8 @@ def test_streams_end_cleanly_on_shutdown(tmp_path):
 
 def test_each_phone_stream_carries_only_its_own_view(server):
     table = new_table(server)
-    tokens = [call(server, "POST", f"/api/tables/{table}/seats", {"seat": n})[1]["token"] for n in (0, 1)]
+    seats = [{"seat": n, "code": join_code(server, table)} for n in (0, 1)]
+    tokens = [call(server, "POST", f"/api/tables/{table}/seats", seat)[1]["token"] for seat in seats]
     alice, bob = (Stream(server, table, address(n), token) for n, token in enumerate(tokens))
     watcher = Stream(server, table, address(2))
     firsts = [s.event()[1] for s in (alice, bob, watcher)]

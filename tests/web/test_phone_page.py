@@ -63,16 +63,19 @@ def phone(browser):
     return page
 
 
-def new_table(url: str, game: str, players: list[str]) -> str:
+def new_table(url: str, game: str, players: list[str]) -> tuple[str, str]:
+    """A new table's id and join code."""
     body = json.dumps({"game": game, "players": players}).encode()
     request = urllib.request.Request(url + "/api/tables", data=body,
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)["id"]
+        made = json.load(answer)
+    return made["id"], made["code"]
 
 
-def sit(page, url: str, table_id: str, seat: int) -> None:
-    page.goto(f"{url}/t/{table_id}")
+def sit(page, url: str, table_id: str, seat: int, code: str) -> None:
+    """Open the table as its QR code does (with the join code) and take `seat`."""
+    page.goto(f"{url}/t/{table_id}#code={code}")
     page.locator(f"button[data-seat='{seat}']").click()
     page.wait_for_selector("#seats .me")
 
@@ -89,10 +92,10 @@ def die(value: int, confidence: float = 0.99) -> dict:
 # ---- 1. each reading has its own photo ------------------------------------------------------------------
 def test_after_a_new_reading_every_phone_shows_the_new_photo(companion, browser):
     url = companion.url
-    table_id = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
+    table_id, code = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
     ann, ben = phone(browser), phone(browser)
-    sit(ann, url, table_id, 0)
-    sit(ben, url, table_id, 1)
+    sit(ann, url, table_id, 0, code)
+    sit(ben, url, table_id, 1, code)
     first = photo_src(ann)
     assert photo_src(ben) == first
     ann.get_by_role("button", name="RETRY").click()  # read (and, with the demo camera, throw) again
@@ -109,14 +112,14 @@ def test_after_a_new_reading_every_phone_shows_the_new_photo(companion, browser)
 # ---- 9. the demo camera keeps its throw; CONFIRM applies what the phone showed -----------------------------
 def test_a_phone_joining_keeps_the_throw_and_confirm_applies_the_reading_shown(companion, browser):
     url = companion.url
-    table_id = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
+    table_id, code = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
     ann = phone(browser)
-    sit(ann, url, table_id, 0)
+    sit(ann, url, table_id, 0, code)
     ann.wait_for_selector("#roll .values")
     shown = ann.locator("#roll .values").inner_text()
     src = photo_src(ann)
     ben = phone(browser)
-    sit(ben, url, table_id, 1)  # before the fix, this re-threw the dice
+    sit(ben, url, table_id, 1, code)  # before the fix, this re-threw the dice
     ann.wait_for_timeout(2500)  # longer than a throw takes to tumble, settle and be read
     assert ann.locator("#roll .values").inner_text() == shown and photo_src(ann) == src
     if ann.locator("#confirm").is_enabled():
@@ -130,8 +133,9 @@ def test_a_phone_joining_keeps_the_throw_and_confirm_applies_the_reading_shown(c
 # ---- 6. the QR code points at an address phones can open ---------------------------------------------------
 def test_the_qr_code_decodes_to_the_lan_address_and_localhost_is_warned(still, browser):
     session, server, _ = still
-    table = session.create("race", ["Ann", "Ben"])
+    table = session.create("race", ["Ann", "Ben"], token="host-phone")
     page = phone(browser)
+    page.context.add_cookies([{"name": "phone", "value": "host-phone", "url": server.url}])  # the host
     page.goto(f"{server.url}/t/{table.id}")  # opened on the companion itself, as 127.0.0.1
     assert page.locator("#local-warning").is_visible()
     assert "only this machine" in page.locator("#local-warning").inner_text()
@@ -170,7 +174,7 @@ def test_words_disabled_confirm_touch_targets_and_favicon(still, browser):
     session, server, _ = still
     table = session.create("race", ["Ann", "Ben"])
     page = phone(browser)
-    sit(page, server.url, table.id, 0)
+    sit(page, server.url, table.id, 0, table.code)
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, table.seats[0])
     session.propose_reading(table.id, [die(4, confidence=0.3)])  # unclear: CONFIRM stays off
     page.wait_for_selector("#roll .problems")

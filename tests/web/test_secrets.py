@@ -6,6 +6,7 @@ import pytest
 
 import tests.whisper  # noqa: F401  (registers the "whisper" game)
 from companion import gamelog
+from tests.web.phones import new_table, take_seat
 
 DRAW = {"type": "draw_ranks", "ranks": ["oberteufel", "putzteufel", "satansbraten"]}  # Alice, Bob, Carol
 
@@ -24,13 +25,8 @@ def post(client, table_id, phone, action, status=200):
 
 def devils(client, seats=(0, 1, 2)):
     """A Dice Devils table with these seats taken; returns its id and a phone (headers) per seat."""
-    res = client.post("/api/tables", json={"game": "dice-devils", "players": ["Alice", "Bob", "Carol"]})
-    table_id = res.get_json()["id"]
-    phones = {}
-    for seat in seats:
-        res = client.post(f"/api/tables/{table_id}/seats", json={"seat": seat})
-        phones[seat] = {"X-Seat-Token": res.get_json()["token"]}
-    return table_id, phones
+    table = new_table(client, "dice-devils", ["Alice", "Bob", "Carol"])
+    return table["id"], {seat: take_seat(client, table, seat) for seat in seats}
 
 
 def to_the_exchange(client, table_id, phones, driver):
@@ -87,10 +83,8 @@ def test_a_phone_downloads_only_what_its_seat_may_know_while_the_game_runs(clien
 
 
 def test_the_whole_log_is_for_everyone_once_the_game_is_over(client):
-    res = client.post("/api/tables", json={"game": "whisper", "players": ["Alice", "Bob"]})
-    table_id = res.get_json()["id"]
-    res = client.post(f"/api/tables/{table_id}/seats", json={"seat": 0})
-    alice = {"X-Seat-Token": res.get_json()["token"]}
+    table = new_table(client, "whisper", ["Alice", "Bob"])
+    table_id, alice = table["id"], take_seat(client, table, 0)
     post(client, table_id, alice, {"type": "bet", "dice": 2, "whisper": "I need two sixes"})
     assert [a for _, a in log_of(client, table_id).actions] == [{"type": "bet", "dice": 2}]
     assert log_of(client, table_id, alice).actions[0][1]["whisper"] == "I need two sixes"

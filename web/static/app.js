@@ -1,12 +1,14 @@
 // The table page: seats, whose turn, the roll and its reading, the game board, the history.
 // Live: one EventSource per phone; each event carries this phone's whole snapshot.
+// The phone is known by an HttpOnly cookie the companion sets (this script never sees it); the join
+// code arrives in the address's fragment (#code=KXQM, from the QR code) and is kept for this tab only.
 /* exported Companion */
 const Companion = (function () {
   const tableId = document.body.dataset.table;
   const gameName = document.body.dataset.game;
-  const tokenKey = "seat-token:" + tableId;
-  let token = localStorage.getItem(tokenKey);
+  const codeKey = "join-code:" + tableId;
   let snap = null;
+  let confirming = null; // a host or undo command waiting for "Yes" on this phone
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   const games = {};
@@ -24,7 +26,6 @@ const Companion = (function () {
 
   async function api(path, body) {
     const headers = { "Content-Type": "application/json" };
-    if (token) headers["X-Seat-Token"] = token;
     const res = await fetch("/api/tables/" + tableId + path, {
       method: body === undefined ? "GET" : "POST", headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -69,7 +70,7 @@ const Companion = (function () {
 
   function connect() {
     if (source) source.close();
-    source = new EventSource("/api/tables/" + tableId + "/events" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    source = new EventSource("/api/tables/" + tableId + "/events");
     source.addEventListener("snapshot", (e) => { heard(); render(JSON.parse(e.data)); });
     source.addEventListener("update", (e) => {
       heard();
@@ -90,12 +91,21 @@ const Companion = (function () {
     };
   }
 
+  function joinCode() {
+    const match = /code=([A-Za-z]{4})/.exec(location.hash);
+    if (match) {
+      sessionStorage.setItem(codeKey, match[1].toUpperCase());
+      history.replaceState(null, "", location.pathname);
+    }
+    return (snap && snap.table.code) || sessionStorage.getItem(codeKey);
+  }
+
+  // Taking a seat: at once when it is free and this phone holds none; else the host (or CONFIRM) decides.
   async function takeSeat(seat) {
-    const data = await api("/seats", { seat });
+    const data = await api("/seats", { seat, code: joinCode() });
     if (!data) return;
-    token = data.token;
-    localStorage.setItem(tokenKey, token);
-    connect();
+    if (data.granted) location.reload(); // the page now shows the join code and the QR code
+    else { toast(data.text); connect(); } // the live stream now knows this phone (its new cookie)
   }
 
   function playerName(seat) { return seat === null || seat === undefined ? "" : snap.table.players[seat]; }
@@ -160,6 +170,7 @@ const Companion = (function () {
   function renderStatus() {
     const el = $("status");
     el.className = "status";
+    if (snap.ended) { el.textContent = "The host ended this game"; el.classList.add("over"); return; }
     if (snap.over) { el.textContent = "Game over"; el.classList.add("over"); return; }
     if (snap.roll) { el.textContent = snap.roll.reason; return; }
     if (snap.state.draw && snap.state.draw.reason) { el.textContent = snap.state.draw.reason; return; }
@@ -181,16 +192,130 @@ const Companion = (function () {
       return;
     }
     const g = games[gameName];
+    const me = snap.phone;
+    const asked = snap.requests.filter((r) => r.mine);
     el.innerHTML = "<h2>Players</h2>" + snap.seats.map((s) => {
       const swatch = g && g.swatch ? g.swatch(snap, s.seat) : "";
       let right = "";
-      if (s.seat === snap.seat) right = '<span class="me">this phone</span>';
-      else if (!s.taken && snap.seat === null) right = '<button data-seat="' + s.seat + '">Take seat</button>';
-      else if (s.taken) right = "<small>joined</small>";
+      if (s.mine) right = '<span class="me">this phone</span>';
+      else if (asked.some((r) => r.seat === s.seat)) right = "<small>asked…</small>";
+      else if (!s.taken) right = '<button data-seat="' + s.seat + '">' + (me.seats.length && !me.host ? "Ask for seat" : "Take seat") + "</button>";
+      else if (!me.seats.length && !me.host) right = '<button class="secondary" data-seat="' + s.seat + '">My seat: lost phone</button>';
+      else right = "<small>joined</small>";
+      if (me.host && s.taken && !s.mine) {
+        right += ' <button class="secondary" data-free="' + s.seat + '" aria-label="Free ' + esc(s.name) + "'s seat\">Free</button>" +
+          ' <button class="secondary" data-make-host="' + s.seat + '" aria-label="Make ' + esc(s.name) + "'s phone host\">Make host</button>";
+      }
       const turn = s.seat === snap.to_move ? " ◀" : "";
-      return '<div class="seat"><span>' + swatch + esc(s.name) + turn + "</span>" + right + "</div>";
-    }).join("") + (snap.seat === null ? "<p><small>Watching: take your seat to play.</small></p>" : "");
+      return '<div class="seat"><span>' + swatch + esc(s.name) + turn + '</span><span class="seat-actions">' + right + "</span></div>";
+    }).join("");
+    if (!me.member && !joinCode()) {
+      el.innerHTML += '<form id="code-form" class="row"><input id="code-input" maxlength="4" autocapitalize="characters" autocomplete="off" ' +
+        'placeholder="Join code" aria-label="Join code"><button type="submit">Use code</button></form>' +
+        "<p><small>Watching. To play, type the table's join code (the host's phone shows it), then take your seat.</small></p>";
+    } else if (!me.seats.length) el.innerHTML += "<p><small>Watching: take your seat to play.</small></p>";
     el.querySelectorAll("button[data-seat]").forEach((b) => { b.onclick = () => takeSeat(Number(b.dataset.seat)); });
+    el.querySelectorAll("button[data-free]").forEach((b) => {
+      b.onclick = () => ask("Free " + snap.table.players[Number(b.dataset.free)] + "'s seat? Its phone can no longer play it.", "/seats/" + b.dataset.free + "/free", {});
+    });
+    el.querySelectorAll("button[data-make-host]").forEach((b) => {
+      b.onclick = () => ask("Make " + snap.table.players[Number(b.dataset.makeHost)] + "'s phone the host? This phone stops being host.", "/host/pass", { seat: Number(b.dataset.makeHost) });
+    });
+    const form = $("code-form");
+    if (form) {
+      form.onsubmit = (e) => {
+        e.preventDefault();
+        const code = $("code-input").value.trim().toUpperCase();
+        if (code) { sessionStorage.setItem(codeKey, code); render(snap); }
+      };
+    }
+  }
+
+  // A command that needs a "Yes" on this phone first (undo, end, free a seat, pass the host's role).
+  function ask(question, path, body) {
+    confirming = { question, path, body };
+    render(snap);
+    $("host").scrollIntoView({ block: "nearest" });
+  }
+
+  function renderConfirming() {
+    if (!confirming) return "";
+    return '<div class="confirming" role="alertdialog" aria-label="Are you sure?"><p>' + esc(confirming.question) + "</p>" +
+      '<div class="row"><button class="primary big" id="yes">Yes</button><button class="secondary big" id="no">No, keep it</button></div></div>';
+  }
+
+  // The host's card: requests to approve, the game's end, another game, options, the camera's table.
+  function renderHost() {
+    const el = $("host");
+    const me = snap.phone;
+    let html = renderConfirming();
+    if (snap.running) {
+      html += "<p>The camera and the buttons serve another table: <a href=\"/t/" + esc(snap.running.id) + '">' + esc(snap.running.title) +
+        " with " + esc(snap.running.players.join(", ")) + "</a>" + (snap.running.in_progress ? " (in progress)" : "") + ".</p>";
+      if (me.member) html += '<p><button class="secondary" id="use-here">Use the camera and buttons here</button></p>';
+    }
+    if (me.host) {
+      html += '<h2 class="you-host">You are the host</h2>';
+      html += snap.requests.map((r) => '<div class="request"><p>' + esc(r.text) + '</p><div class="row"><button class="primary" data-approve="' + r.id +
+        '">Approve</button><button class="secondary" data-decline="' + r.id + '">Decline</button></div></div>').join("");
+      html += '<div class="row host-actions">';
+      if (!snap.over) html += '<button class="secondary" id="end-game">End the game</button>';
+      html += '<button class="secondary" id="again">Start another game</button></div>';
+      if (!snap.history.length && !snap.over) html += optionsForm();
+    } else if (me.member) {
+      const mine = snap.requests.filter((r) => r.mine);
+      html += mine.map((r) => '<p class="request">' + esc(r.text) + ": waiting. The host can approve it, or press CONFIRM on the table. " +
+        '<button class="secondary" data-decline="' + r.id + '">Cancel</button></p>').join("");
+      if (!mine.some((r) => r.kind === "host")) {
+        html += '<p><button class="secondary" id="ask-host">' + (snap.has_host ? "Make me host" : "Become host") + "</button></p>";
+      }
+    }
+    el.hidden = !html;
+    el.innerHTML = html;
+    if ($("yes")) {
+      $("yes").onclick = async () => {
+        const c = confirming;
+        confirming = null;
+        const ok = await api(c.path, c.body);
+        if (ok && ok.url) location.href = ok.url;
+        render(snap);
+      };
+      $("no").onclick = () => { confirming = null; render(snap); };
+    }
+    if ($("use-here")) $("use-here").onclick = () => api("/use", {});
+    if ($("end-game")) $("end-game").onclick = () => ask("End this game for everyone? Nothing more can be played at it.", "/end", {});
+    if ($("again")) $("again").onclick = () => ask("Start another game with the same players and phones?" + (snap.over ? "" : " This one ends."), "/again", {});
+    if ($("ask-host")) {
+      $("ask-host").onclick = async () => {
+        const data = await api("/host", { code: joinCode() });
+        if (data) toast(data.granted ? data.text : "Asked to be host: press CONFIRM on the table, or the host approves it");
+        if (data) connect();
+      };
+    }
+    el.querySelectorAll("button[data-approve]").forEach((b) => { b.onclick = () => api("/requests/" + b.dataset.approve + "/approve", {}); });
+    el.querySelectorAll("button[data-decline]").forEach((b) => { b.onclick = () => api("/requests/" + b.dataset.decline + "/decline", {}); });
+    const form = $("options-form");
+    if (form) {
+      form.onsubmit = (e) => {
+        e.preventDefault();
+        const options = {};
+        form.querySelectorAll("input").forEach((input) => {
+          if (input.type === "checkbox") options[input.name] = input.checked;
+          else if (input.type === "number") options[input.name] = Number(input.value);
+        });
+        api("/options", { options });
+      };
+    }
+  }
+
+  // The options a host may change before the first move: the true/false and number ones.
+  function optionsForm() {
+    const rows = Object.entries(snap.table.options).filter(([, v]) => typeof v === "boolean" || typeof v === "number");
+    if (!rows.length) return "";
+    return '<form id="options-form"><h2>Options</h2>' + rows.map(([k, v]) => "<label>" + (typeof v === "boolean"
+      ? '<input type="checkbox" name="' + esc(k) + '"' + (v ? " checked" : "") + ">"
+      : '<input type="number" name="' + esc(k) + '" value="' + esc(v) + '">') + " " + esc(k.replaceAll("_", " ")) + "</label>").join("") +
+      '<button type="submit" class="secondary">Change the options</button></form>';
   }
 
   function faceRows(request, values, onPick) {
@@ -230,7 +355,7 @@ const Companion = (function () {
 
   function renderRoll() {
     const el = $("roll");
-    const seated = snap.seat !== null;
+    const seated = snap.phone.may_roll; // the seats that rolled, or the host: others watch
     if (!snap.roll) {
       el.hidden = !(manual && manual.mode === "correct" && manual.request);
       el.innerHTML = "";
@@ -275,14 +400,14 @@ const Companion = (function () {
   function renderControls() {
     const el = $("controls");
     const buttons = [];
-    if (snap.seat !== null && snap.can_undo) buttons.push('<button id="undo" class="secondary">Undo last move</button>');
-    if (snap.seat !== null && snap.last_roll && snap.last_roll.request && !snap.roll) {
+    if (snap.can_undo) buttons.push('<button id="undo" class="secondary">Undo last move</button>');
+    if (snap.phone.may_correct && snap.last_roll && snap.last_roll.request && !snap.roll) {
       const whose = [...new Set(owners(snap.last_roll.request).filter((s) => s !== null))].map(playerName).join(" and ");
       buttons.push('<button id="correct" class="secondary">Correct ' + esc(whose ? whose + "'s" : "the last") + " roll</button>");
     }
     el.hidden = !buttons.length;
     el.innerHTML = '<div class="row">' + buttons.join("") + "</div>";
-    if ($("undo")) $("undo").onclick = () => command("/undo");
+    if ($("undo")) $("undo").onclick = () => ask("Undo " + snap.undo_what + "?", "/undo", { version: snap.version });
     if ($("correct")) {
       $("correct").onclick = () => {
         const last = snap.last_roll;
@@ -300,10 +425,10 @@ const Companion = (function () {
 
   function render(s) {
     snap = s;
-    if (s.seat === null && token) { /* this phone's token no longer matches a seat */ }
     renderStatus();
     renderTodo();
     renderSeats();
+    renderHost();
     renderRoll();
     renderControls();
     const g = games[gameName];
@@ -315,7 +440,8 @@ const Companion = (function () {
   }
 
   function start() {
-    $("show-qr").onclick = () => { $("qr").hidden = !$("qr").hidden; };
+    if ($("show-qr")) $("show-qr").onclick = () => { $("qr").hidden = !$("qr").hidden; };
+    joinCode();
     connect();
     checkHealth();
     setInterval(checkHealth, 5000);
