@@ -39,10 +39,10 @@ def web(tmp_path):
     server.close()
 
 
-def seated_phone(browser, url: str, table_id: str, seat: int):
+def seated_phone(browser, url: str, table_id: str, seat: int, code: str):
     page = browser.new_context(viewport=SMALL_PHONE).new_page()
     page.set_default_timeout(WAIT_MS)
-    page.goto(f"{url}/t/{table_id}")
+    page.goto(f"{url}/t/{table_id}#code={code}")  # as the QR code opens it
     page.locator(f"button[data-seat='{seat}']").click()
     page.wait_for_selector("#seats .me")
     page.reload()  # as the phone would be found later: at the top of the page
@@ -62,8 +62,8 @@ def in_view(page, locator) -> bool:
 def test_the_bar_keeps_the_physical_step_until_the_next_command(web, browser):
     session, server = web
     table = session.create("dog-eat-dog", ["Ann", "Ben"])
-    ann = seated_phone(browser, server.url, table.id, 0)
-    ben = seated_phone(browser, server.url, table.id, 1)
+    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ben = seated_phone(browser, server.url, table.id, 1, table.code)
     session.act(table.id, table.version, {"type": "roll", "values": [6, 1]}, table.seats[0])
 
     ann.wait_for_selector("#status:has-text('Your turn')")
@@ -93,7 +93,7 @@ def test_the_bar_keeps_the_physical_step_until_the_next_command(web, browser):
 def test_confirm_lies_inside_the_viewport(web, browser):
     session, server = web
     table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
-    ann = seated_phone(browser, server.url, table.id, 0)
+    ann = seated_phone(browser, server.url, table.id, 0, table.code)
     dice = [die(6, "red", 100), die(1, "yellow", 300), die(3, "green", 500)]
     session.propose_reading(table.id, dice, PHOTO)
     confirm = ann.locator("#confirm")
@@ -106,7 +106,7 @@ def test_confirm_lies_inside_the_viewport(web, browser):
 def test_no_message_lies_over_a_control(web, browser):
     session, server = web
     table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
-    ann = seated_phone(browser, server.url, table.id, 0)
+    ann = seated_phone(browser, server.url, table.id, 0, table.code)
     session.act(table.id, table.version, {"type": "roll", "values": [6, 1, 2]}, table.seats[0])
     skip = ann.get_by_role("button", name="Do not attack this turn")
     skip.wait_for()
@@ -129,7 +129,7 @@ def test_no_message_lies_over_a_control(web, browser):
 def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
     session, server = web
     table = session.create("dog-eat-dog", ["Ann", "Ben"])
-    ann = seated_phone(browser, server.url, table.id, 0)
+    ann = seated_phone(browser, server.url, table.id, 0, table.code)
     session.propose_reading(table.id, [die(6, "red", 100), die(1, "yellow", 300)], PHOTO)
     ann.wait_for_selector("#roll .values .by")
     groups = ann.locator("#roll .values .by")
