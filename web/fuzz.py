@@ -113,16 +113,20 @@ class Fuzzer:
         from what the players see; the fuzzer asks the engine)."""
         self.client, self.rules, self.rnd, self.draws = client, rules, random.Random(seed), draws
         self.tables: list[tuple[str, str, list[str]]] = []
+        self.made = 0  # tables made so far
         self.report = Report()
 
     def setup(self) -> None:
         self.tables = [self._new_table(game, players) for game, players in GAMES]
 
     def _new_table(self, game: str, players: list[str]) -> tuple[str, str, list[str]]:
-        made = self.client.post("/api/tables", json={"game": game, "players": players}).get_json()
+        self.made += 1  # each table from its own address: tables are rate-limited per client
+        address = {"REMOTE_ADDR": f"10.8.{self.made // 256 % 256}.{self.made % 256}"}
+        made = self.client.post("/api/tables", json={"game": game, "players": players},
+                                environ_base=address).get_json()
         tokens = []
         for seat in range(len(players)):
-            answer = self.client.post(f"/api/tables/{made['id']}/seats", json={"seat": seat})
+            answer = self.client.post(f"/api/tables/{made['id']}/seats", json={"seat": seat, "code": made["code"]})
             if answer.status_code == 201:
                 tokens.append(answer.get_json()["token"])
         return made["id"], made["code"], tokens
