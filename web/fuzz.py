@@ -126,7 +126,8 @@ class Fuzzer:
                                 environ_base=address).get_json()
         tokens = []
         for seat in range(len(players)):
-            answer = self.client.post(f"/api/tables/{made['id']}/seats", json={"seat": seat, "code": made["code"]})
+            claim = {"seat": seat, "code": made["code"]}
+            answer = self.client.post(f"/api/tables/{made['id']}/seats", json=claim)
             if answer.status_code == 201:
                 tokens.append(answer.get_json()["token"])
         return made["id"], made["code"], tokens
