@@ -539,7 +539,7 @@ class TableSession(HostCommands):
         except IllegalAction as err:
             raise NotNow(str(err)) from None
         seat = None if chance else to_move
-        body = {"action": action, "by": by, "source": source, "seat": seat, "actor": actor}
+        body = {"action": action, "seat": seat, "actor": actor, "by": by, "source": source}
         if reading is not None:
             body["reading"] = reading
         record = self._commit(table, "action", body)

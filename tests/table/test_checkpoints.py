@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tests.race  # noqa: F401  (registers the "race" game)
 from companion.bench_engine import random_action
-from companion.games import FACES
+from companion.games import CHANCE, FACES
 from companion.store import EventStore
 from companion.table import TableError, TableSession
 
@@ -153,7 +153,8 @@ def test_a_dog_eat_dog_game_restarted_often_ends_as_the_one_never_stopped(tmp_pa
     path = tmp_path / "restarted.sqlite"
     restarted = TableSession(EventStore(path), checkpoint_every=7)
     sessions = [steady, restarted]
-    ids = [s.create("dog-eat-dog", ["Alice", "Bob", "Carol"], {"treehouse": True}).id for s in sessions]
+    ids = [s.create("dog-eat-dog", ["Alice", "Bob", "Carol"], {"treehouse": True}, token="host").id
+           for s in sessions]  # the host enters every roll, undoes and corrects
     tokens = [[s.claim_seat(i, seat) for seat in range(3)] for s, i in zip(sessions, ids, strict=True)]
     for _ in range(400):
         table = steady.get(ids[0])
@@ -172,11 +173,11 @@ def test_a_dog_eat_dog_game_restarted_often_ends_as_the_one_never_stopped(tmp_pa
         for n, session in enumerate(sessions):
             t = session.get(ids[n])
             if command[0] == "undo":
-                session.undo(ids[n], t.version, tokens[n][0])
+                session.undo(ids[n], t.version, "host")
             elif command[0] == "correct":
-                session.correct(ids[n], t.version, command[1], tokens[n][0])
+                session.correct(ids[n], t.version, command[1], "host")
             else:
-                session.act(ids[n], t.version, command[1], tokens[n][seat])
+                session.act(ids[n], t.version, command[1], tokens[n][seat] if to_move != CHANCE else "host")
         if rng.random() < 0.1:
             restarted.store.close()
             restarted = sessions[1] = TableSession(EventStore(path), checkpoint_every=7)
