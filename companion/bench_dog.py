@@ -1,4 +1,4 @@
-"""DOG's part of `companion bench engine`: the worst-case time to list a 7's moves, and random games per second.
+"""DOG's part of `companion bench engine`: the worst-case time to list a 7's moves; random games a second.
 
 Randomness lives here, outside the engine: a `random.Random(seed)` deals the cards from the stock and
 plays every seat. The same player, `play_random_game`, drives the engine's property tests.
@@ -84,7 +84,8 @@ def run(seconds: float) -> None:
         rows = seven_times(canadian)
         for name, count, ms in rows:
             print(f"{name:42} {'Canadian' if canadian else 'default':9} {count:6d} {ms:8.2f}")
-        print(f"{'worst case':42} {'Canadian' if canadian else 'default':9} {'':6} {max(r[2] for r in rows):8.2f}")
+        worst = max(r[2] for r in rows)
+        print(f"{'worst case':42} {'Canadian' if canadian else 'default':9} {'':6} {worst:8.2f}")
     for hands in ("entered", "laid"):
         rate, length = games_per_second({"hands": hands}, seconds)
         print(f"DOG random games, hands {hands}: {rate:.2f} games/s, {length:.0f} actions/game")

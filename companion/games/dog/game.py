@@ -91,8 +91,8 @@ class Dog(Game):
                     for s in _order(state) if state["hands"][s] is None
                     for cards in _possible_hands(state["stock"], state["hand_size"])]
         if phase == "exchange":
-            seat = self.current_player(state)
-            return [{"type": "give", "seat": seat, "card": c} for c in dict.fromkeys(state["hands"][seat])]
+            return [{"type": "give", "seat": seat, "card": c} for seat in _order(state)
+                    if state["given"][seat] is None for c in dict.fromkeys(state["hands"][seat])]
         return turn_actions(state)
 
     # ---- applying -------------------------------------------------------------------------------------

@@ -51,5 +51,9 @@ def _value(value: object, kind: object, what: str) -> None:
         _fields(value, kind, what)
     elif type(value) is not kind:
         raise IllegalAction(f"{what} is {'a whole number' if kind is int else 'text'}, not {value!r}")
+    elif kind is int and what.endswith("seat") and not 0 <= value < 4:
+        raise IllegalAction(f"{what} is a seat, 0 to 3, not {value}")
+    elif kind is int and not what.endswith("seat") and not -1 <= value < 80:
+        raise IllegalAction(f"{what} is a hole: -1 (kennel), 0-63 (track) or 64-79 (finish), not {value}")
     elif kind is str and what.endswith(("card", "cards")) and value not in RANKS:
         raise IllegalAction(f"{value!r} is not a DOG card; the cards are {', '.join(RANKS)}")
