@@ -84,10 +84,22 @@ def test_view_shows_a_seat_its_own_hand_only_not_even_the_partners():
     assert GAME.view(state, None)["hands"] == [None] * 4
 
 
-def test_secret_actions_name_who_may_see_them():
-    assert GAME.secret_of({"type": "deal", "seat": 1, "cards": ["A"]}) == [1]
-    assert GAME.secret_of({"type": "give", "seat": 1, "card": "A"}) == [1, 3]
-    assert GAME.secret_of({"type": "start", "card": "A"}) is None
+def test_dealt_and_given_cards_are_redacted_for_every_other_seat():
+    state = GAME.new_game(list(NAMES))
+    deal = {"type": "deal", "seat": 1, "cards": HANDS[1]}
+    assert GAME.redact(state, deal, 1) == deal
+    assert GAME.redact(state, deal, 3) == {"type": "deal", "seat": 1}
+    assert GAME.redact(state, deal, None) == {"type": "deal", "seat": 1}
+    assert GAME.redact(state, {"type": "give", "seat": 1, "card": "A"}, 3) == {"type": "give", "seat": 1}
+    assert GAME.redact(state, {"type": "start", "card": "A"}, 3) == {"type": "start", "card": "A"}
+
+
+def test_only_the_next_seat_enters_its_dealt_cards():
+    state = GAME.new_game(list(NAMES))
+    assert GAME.secret_chance(state) and GAME.chance_seats(state) == [0]
+    state, _ = GAME.apply(state, {"type": "deal", "seat": 0, "cards": HANDS[0]})
+    assert GAME.chance_seats(state) == [1]
+    assert not GAME.secret_chance(_dealt()) and GAME.chance_seats(_dealt()) is None
 
 
 def test_forced_play_a_playable_hand_cannot_fold():

@@ -16,7 +16,7 @@ State layout (plain JSON; seats 0-3 play colours red, blue, green, yellow; partn
 * `last`: what to do on the physical board for the last play; `winners`: the winning seats, once over.
 
 Hidden: the hands, the cards given, the stock (it tells what the others hold). Secret fields of events
-and of the `deal` and `give` actions are named by `visible_to` (see `secret_of`).
+have `visible_to`; a `deal` or `give` action's cards are its seat's alone (`redact`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import itertools
 
 from ..base import CHANCE, Action, Event, Game, State
 from ..errors import BadOptions, IllegalAction
-from . import shapes
 from .board import COLOURS, from_state, partner, to_state
 from .board import initial as initial_board
 from .cards import DECK_SIZE, RANKS, full_deck, hand_size, named
@@ -34,6 +33,7 @@ from .options import DogOptions
 from .plays import Rules, plays, team_home
 from .plays import play as play_card
 from .seven import outcomes, parts
+from .shapes import ACTION_SHAPES
 
 SEATS = 4
 PLAYS = ("start", "move", "swap", "seven")
@@ -45,6 +45,8 @@ class Dog(Game):
     options_type = DogOptions
     min_players = 4
     max_players = 4
+    action_shapes = ACTION_SHAPES
+    moves_pieces = frozenset(PLAYS + ("part",))
 
     # ---- setup ----------------------------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:
@@ -97,9 +99,10 @@ class Dog(Game):
 
     # ---- applying -------------------------------------------------------------------------------------
     def _apply(self, state: State, action: Action) -> list[Event]:
-        shapes.check(action)
         events: list[Event] = []
         kind, phase = action["type"], state["phase"]
+        if kind == "roll":
+            raise IllegalAction("DOG has no dice: lay a card")
         if phase == "deal":
             if kind != "deal":
                 raise IllegalAction(f"the cards are being dealt: {_waiting_for_deal(state)}")
@@ -139,16 +142,21 @@ class Dog(Game):
             "team": " and ".join(state["players"][s] for s in winners) or None,
         }
 
-    @staticmethod
-    def secret_of(action: Action) -> list[int] | None:
-        """The seats that may see this action's cards (a deal: its seat; a gift: the giver and, once the
-        exchange is over, the partner); None when the action is public. A log shown to another seat
-        replaces the cards with their count."""
-        if action.get("type") == "deal":
-            return [action["seat"]]
-        if action.get("type") == "give":
-            return [action["seat"], partner(action["seat"])]
-        return None
+    def redact(self, state: State, action: Action, player: int | None) -> Action:
+        """A deal's cards and an exchange's card for their own seat only (the partner learns the card
+        given only on taking it, so a log shown before then must not tell it)."""
+        if action.get("type") in ("deal", "give") and action.get("seat") != player:
+            return {k: v for k, v in action.items() if k not in ("cards", "card")}
+        return action
+
+    def chance_seats(self, state: State) -> list[int] | None:
+        """While cards are dealt: the next seat to enter its hand (its phone alone: the hand is secret)."""
+        if state["phase"] != "deal":
+            return None
+        return [next(s for s in _order(state) if state["hands"][s] is None)]
+
+    def secret_chance(self, state: State) -> bool:
+        return state["phase"] == "deal"
 
 
 # ---- rounds ---------------------------------------------------------------------------------------------
