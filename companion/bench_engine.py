@@ -1,5 +1,6 @@
 """`companion bench engine`: seeded random Dog Eat Dog games per second, microseconds per odds query;
-then Battle Zone's figures (bench_battle_zone.py).
+then Battle Zone's figures (bench_battle_zone.py) and DOG's (bench_dog.py: the worst-case time to list a
+7's moves, random games per second).
 
 Randomness lives here, outside the engine: a `random.Random(seed)` plays every seat and every die. The
 same player, `play_random_game`, drives the engine's property tests.
@@ -11,7 +12,7 @@ import random
 import time
 from fractions import Fraction
 
-from companion import bench_battle_zone
+from companion import bench_battle_zone, bench_dog
 from companion.games import FACES, Game
 from companion.games.dog_eat_dog import DogEatDog
 from companion.games.dog_eat_dog import odds as ded_odds
@@ -88,4 +89,5 @@ def run(args) -> int:
     print(f"odds query, cached: {_odds_microseconds(seconds, cached=True):.2f} µs")
     print(f"odds query, cold:   {_odds_microseconds(seconds, cached=False):.2f} µs")
     bench_battle_zone.run(seconds)
+    bench_dog.run(seconds)
     return 0

@@ -13,6 +13,7 @@ _ENGINES = {
     "dog-eat-dog": "companion.games.dog_eat_dog:DogEatDog",
     "dice-devils": "companion.games.dice_devils:DiceDevils",
     "battle-zone": "companion.games.battle_zone:BattleZone",
+    "dog": "companion.games.dog:Dog",
 }
 
 

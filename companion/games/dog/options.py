@@ -1,0 +1,39 @@
+"""DOG's options: one field per alternative ruling in rules/dog.md, the documented default first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..base import Options
+from ..errors import BadOptions
+
+HANDS = ("entered", "laid")
+
+
+@dataclass(frozen=True)
+class DogOptions(Options):
+    """`hands`: "entered", each phone enters the cards dealt to its seat and gives its exchange card
+    through the companion (forced play and folding are checked), or "laid", the game runs without hands
+    and each card is entered as it is laid; `canadian_seven`: any 7 may also move the partner's marbles
+    (2.6); `joker_ban`: a Joker may not bring a team's 8th marble home (2.6); `jack_without_effect`: a
+    player with no other play may lay a Jack that has no swap without effect (D5) rather than fold;
+    `dealer`: the seat that deals first (the next seat starts round 1); `rotate_dealer`: the deal passes
+    on each round (the issue's reading) instead of one dealer for the whole game (2.3). Who starts each
+    round rotates either way (D11)."""
+
+    hands: str = "entered"
+    canadian_seven: bool = False
+    joker_ban: bool = False
+    jack_without_effect: bool = True
+    dealer: int = 3
+    rotate_dealer: bool = False
+
+    def check(self) -> None:
+        """Raise BadOptions with a readable reason when a value does not fit."""
+        if self.hands not in HANDS:
+            raise BadOptions(f"hands is one of {', '.join(HANDS)}, not {self.hands!r}")
+        for flag in ("canadian_seven", "joker_ban", "jack_without_effect", "rotate_dealer"):
+            if type(getattr(self, flag)) is not bool:
+                raise BadOptions(f"option {flag} is true or false")
+        if type(self.dealer) is not int or not 0 <= self.dealer < 4:
+            raise BadOptions("dealer is a seat number, 0 to 3")

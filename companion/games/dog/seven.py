@@ -1,0 +1,242 @@
+"""The 7 (rules/dog.md 2.4, D2): seven single steps forward, shared among the marbles a player moves.
+
+A part of k steps is the same as k single steps of one marble: each step lands on the next hole, and a
+7 sends home every marble it passes or lands on, so stepping one hole at a time sends home exactly what
+the part would. A step may not land on a fresh start marble (none may be passed) nor on a finish marble
+(none may be passed inside the finish), and a marble on its own start, not fresh, may step into F1.
+
+So every split of a 7 is a path of seven single steps, and the boards after j steps form layers: the
+search keeps each board of a layer once (with one step that reached it), so orders of steps that lead to
+the same board are followed once. Distinct final boards, with marbles of one colour alike, are the
+distinct moves. With 8 marbles out (the Canadian 7) a layer holds at most C(j+7, 7) boards.
+
+Who moves: the player's own marbles; once all four are home (also during this 7) the partner's; with
+the Canadian 7 both, throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .board import FINISH, FRESH, KENNEL, Board, canonical, hole_name, marble_at, partner, start_of, where
+
+Step = tuple[int, int]  # (marble index, its code after the step)
+
+
+def movers(board: Board, seat: int, canadian: bool) -> range | tuple[int, ...]:
+    """Indices of the marbles a 7 of `seat` may move on this board."""
+    own = board[4 * seat:4 * seat + 4]
+    mate = 4 * partner(seat)
+    if min(own) >= FINISH and max(own) < FRESH:
+        return range(mate, mate + 4)
+    if canadian:
+        return tuple(range(4 * seat, 4 * seat + 4)) + tuple(range(mate, mate + 4))
+    return range(4 * seat, 4 * seat + 4)
+
+
+def children(board: Board, seat: int, canadian: bool) -> list[tuple[Board, Step]]:
+    """Every board one single step away, with the step that reaches it."""
+    return steps_of(board, movers(board, seat, canadian))
+
+
+def steps_of(board: Board, indices: Iterable[int]) -> list[tuple[Board, Step]]:
+    """Every board one single step of one of the marbles `indices` away, with that step."""
+    out = []
+    for i in indices:
+        code = board[i]
+        if code == KENNEL:
+            continue
+        if code >= FRESH:
+            to = start_of(code - FRESH) + 1
+        elif code >= FINISH:
+            to = code + 1
+            if (code - FINISH) % 4 != 3 and to not in board:
+                out.append((board[:i] + (to,) + board[i + 1:], (i, to)))
+            continue
+        else:
+            if code == 16 * (i // 4):
+                into = FINISH + 4 * (i // 4)
+                if into not in board:
+                    out.append((board[:i] + (into,) + board[i + 1:], (i, into)))
+            to = (code + 1) % 64
+            if to % 16 == 0 and FRESH + to // 16 in board:
+                continue
+        if to in board:
+            nxt = list(board)
+            nxt[board.index(to)] = KENNEL
+            nxt[i] = to
+            out.append((tuple(nxt), (i, to)))
+        else:
+            out.append((board[:i] + (to,) + board[i + 1:], (i, to)))
+    return out
+
+
+def _layers(board: Board, indices: Iterable[int], left: int,
+            switching: tuple[int, bool] | None = None) -> list[dict]:
+    """Boards after 0..left single steps of `indices` (or, with `switching` = (seat, canadian), of the
+    marbles `movers` allows on each board), each with the board and step it was first reached from."""
+    layers: list[dict] = [{board: None}]
+    for _ in range(left):
+        nxt: dict[Board, tuple[Board, Step]] = {}
+        for here in layers[-1]:
+            moving = movers(here, *switching) if switching else indices
+            for there, step in steps_of(here, moving):
+                if there not in nxt:
+                    nxt[there] = (here, step)
+        layers.append(nxt)
+    return layers
+
+
+def _path(layers: list[dict], depth: int, end: Board) -> list[Step]:
+    path, here = [], end
+    for layer in reversed(layers[1:depth + 1]):
+        here, step = layer[here]
+        path.append(step)
+    return path[::-1]
+
+
+def _reach(board: Board, index: int, left: int) -> set[int]:
+    """Every hole marble `index` stands on or might step onto within `left` steps, blockers ignored."""
+    code = board[index]
+    colour = index // 4
+    if FINISH <= code < FRESH:
+        return {code + s for s in range(4 - (code - FINISH) % 4)}
+    here = start_of(colour) if code >= FRESH else code
+    out = {(here + s) % 64 for s in range(left + 1)}
+    to_start = (start_of(colour) - here) % 64
+    if code < FRESH and to_start < left:
+        out |= {FINISH + 4 * colour + h for h in range(min(4, left - to_start))}
+    return out
+
+
+def _groups(board: Board, indices: Iterable[int], left: int) -> list[list[int]]:
+    """The marbles that might touch one another's holes during this 7, in groups that cannot: a group's
+    steps never change what another group's steps can do, so the groups' outcomes combine freely."""
+    groups: list[tuple[list[int], set[int]]] = []
+    for i in indices:
+        if board[i] == KENNEL:
+            continue
+        members, holes = [i], _reach(board, i, left)
+        for other in [g for g in groups if g[1] & holes]:
+            groups.remove(other)
+            members += other[0]
+            holes |= other[1]
+        groups.append((members, holes))
+    return [sorted(g[0]) for g in groups]
+
+
+def _switch_possible(board: Board, seat: int, canadian: bool, left: int) -> bool:
+    """True when this 7 might bring the player's last marbles home and go on with the partner's."""
+    own = board[4 * seat:4 * seat + 4]
+    if canadian or (min(own) >= FINISH and max(own) < FRESH):
+        return False
+    return all(FINISH <= code < FRESH or (0 <= code < FINISH and (start_of(seat) - code) % 64 < left)
+               for code in own)
+
+
+def outcomes(board: Board, seat: int, canadian: bool, left: int = 7) -> dict[Board, list[Step]]:
+    """Each distinct board (canonical) that `left` single steps can reach, with one path of steps to it."""
+    finals: dict[Board, list[Step]] = {}
+    if _switch_possible(board, seat, canadian, left):
+        layers = _layers(board, (), left, (seat, canadian))
+        for end in layers[-1]:
+            key = canonical(end)
+            if key not in finals:
+                finals[key] = _path(layers, left, end)
+        return finals
+    per_group = []  # per group, per number of steps it takes: [(changed marbles, path)]
+    for group in _groups(board, movers(board, seat, canadian), left):
+        layers = _layers(board, group, left)
+        by_depth = []
+        for depth, layer in enumerate(layers):
+            seen: dict[Board, tuple] = {}
+            for end in layer:
+                key = canonical(end)
+                if key not in seen:
+                    changed = tuple((i, end[i]) for i in range(16) if end[i] != board[i])
+                    seen[key] = (changed, _path(layers, depth, end))
+            by_depth.append(list(seen.values()))
+        per_group.append(by_depth)
+    if per_group:
+        _combine(board, per_group, 0, left, [], finals)
+    return finals
+
+
+def _combine(board: Board, per_group: list, g: int, left: int, chosen: list, finals: dict) -> None:
+    """Every way the groups from `g` on share `left` steps, each group with one of its outcomes."""
+    if g == len(per_group) - 1:
+        for changed, path in per_group[g][left]:
+            end = list(board)
+            for diff, _ in chosen:
+                for i, code in diff:
+                    end[i] = code
+            for i, code in changed:
+                end[i] = code
+            key = canonical(tuple(end))
+            if key not in finals:
+                finals[key] = [step for _, p in chosen for step in p] + path
+        return
+    for depth in range(left + 1):
+        for option in per_group[g][depth]:
+            chosen.append(option)
+            _combine(board, per_group, g + 1, left - depth, chosen, finals)
+            chosen.pop()
+
+
+def parts(board: Board, path: list[Step]) -> list[dict]:
+    """A path of single steps as the parts a player makes: consecutive steps of one marble are one part."""
+    out: list[dict] = []
+    last = None
+    here = list(board)
+    for index, code in path:
+        if index == last:
+            out[-1]["to"] = where(code)
+        else:
+            out.append({"marble": where(here[index]), "to": where(code)})
+        here[index] = code
+        last = index
+    return out
+
+
+def can_finish(board: Board, seat: int, canadian: bool, left: int, dead: set | None = None) -> bool:
+    """True when `left` more single steps can be made from `board` (a part of a 7 must leave a way to
+    finish it: a 7 is never played in part)."""
+    if left == 0:
+        return True
+    dead = set() if dead is None else dead
+    if (board, left) in dead:
+        return False
+    for there, _ in children(board, seat, canadian):
+        if can_finish(there, seat, canadian, left - 1, dead):
+            return True
+    dead.add((board, left))
+    return False
+
+
+def part(board: Board, seat: int, canadian: bool, marble: int, to: int,
+         left: int) -> tuple[Board, int, list[int]]:
+    """Play one part: the marble at hole `marble` steps forward until it stands on hole `to`.
+
+    Returns the board, the steps used and the indices of the marbles sent home; raises ValueError with
+    a sentence a player can read when the part is not possible.
+    """
+    index = marble_at(board, marble)
+    if index is None or index not in movers(board, seat, canadian):
+        raise ValueError("a 7 moves only marbles you may move: your own (your partner's once yours are "
+                         "home, or with the Canadian 7)")
+    steps, home = 0, []
+    while board[index] != to:
+        if steps == left:
+            raise ValueError(f"the 7 has only {left} step(s) left, not enough to reach {hole_name(to)}")
+        code = board[index]
+        in_finish = FINISH <= code < FRESH
+        into = in_finish or (FINISH <= to < FRESH and code == start_of(index // 4))
+        step = next((there for there, (i, after) in children(board, seat, canadian)
+                     if i == index and (FINISH <= after < FRESH) == into), None)
+        if step is None:
+            raise ValueError(f"this marble cannot step on from {hole_name(where(code))}: a fresh start "
+                             "marble, a finish marble or the end of the finish is in the way")
+        home += [i for i in range(16) if step[i] == KENNEL and board[i] != KENNEL]
+        board = step
+        steps += 1
+    return board, steps, home
