@@ -21,7 +21,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.errors import CameraError, SourceSpecError
+from vision.errors import CameraError, ImageReadError, SourceSpecError
+from vision.images import load_image
 from vision.render import GREY_FACES, STYLES, DieSpec, background, render_scene
 from vision.symbols import TREEHOUSE_FACES
 
@@ -108,7 +109,8 @@ class OpenCVSource(FrameSource):
 
 
 class ReplaySource(FrameSource):
-    """Recorded frames: every image of a folder in name order, or a video file; loops; `fps` per second."""
+    """Recorded frames: every image of a folder in name order, or a video file; loops; `fps` per second.
+    An image that cannot be read (too many pixels, damaged) is passed over and noted in `skipped`."""
 
     def __init__(self, path: str | Path, fps: float = 5.0, loop: bool = True) -> None:
         self.path = Path(path)
@@ -118,6 +120,7 @@ class ReplaySource(FrameSource):
         self._video: cv2.VideoCapture | None = None
         self._files: list[Path] = []
         self._index = 0
+        self.skipped: dict[str, str] = {}  # file name -> why it could not be read (too large, damaged)
         if self.path.is_dir():
             self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._files:
@@ -146,16 +149,20 @@ class ReplaySource(FrameSource):
             if not ok:
                 raise CameraError(f"{self.path} has no more frames")
             return frame
-        if self._index >= len(self._files):
-            if not self.loop:
-                raise CameraError(f"{self.path} has no more images")
-            self._index = 0
-        path = self._files[self._index]
-        self._index += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"cannot read the image {path}")
-        return frame
+        problem = "no images"
+        for _ in range(len(self._files)):
+            if self._index >= len(self._files):
+                if not self.loop:
+                    raise CameraError(f"{self.path} has no more images")
+                self._index = 0
+            path = self._files[self._index]
+            self._index += 1
+            try:  # load_image's pixel limit holds here too: a recorded frame is a file like any photo
+                return load_image(path)
+            except ImageReadError as err:  # one bad file is passed over, not the end of the replay
+                problem = str(err)
+                self.skipped[path.name] = problem
+        raise CameraError(f"no readable image in {self.path} (last: {problem})")
 
     def close(self) -> None:
         if self._video is not None:

@@ -1,4 +1,8 @@
-"""`companion read IMAGE... [--json] [--annotate DIR]`: read the dice in photos."""
+"""`companion read IMAGE... [--json] [--annotate DIR]`: read the dice in photos.
+
+Each photo is read on its own: one that is missing, a directory, too large, damaged or not an image
+prints its error and the others are still read; the exit status is 1 when any photo failed.
+"""
 
 from __future__ import annotations
 
@@ -46,19 +50,22 @@ def run(args) -> int:
         record: dict = {"image": name, "width": None, "height": None, "dice": [], "error": None}
         try:
             image = load_image(name)
+            record["height"], record["width"] = image.shape[:2]
+            dice = read_dice(image, treehouse=templates)
         except ImageReadError as err:
             record["error"] = str(err)
             failures += 1
+        except cv2.error as err:  # one photo the reader cannot take (2 px wide, say) never stops the rest
+            record["error"] = f"{name}: the dice reader failed on this photo ({err.err or 'OpenCV error'})"
+            failures += 1
         else:
-            record["height"], record["width"] = image.shape[:2]
-            dice = read_dice(image, treehouse=templates)
             record["dice"] = [d.to_json() for d in dice]
             if out_dir is not None:
                 cv2.imwrite(str(out_dir / (Path(name).stem + ".annotated.png")), annotate(image, dice))
         if args.json:
             print(json.dumps(record), flush=True)
         elif record["error"]:
-            print(f"{name}: {record['error']}")
+            print(record["error"])  # it starts with the file's name
         else:
             values = ", ".join(f"{d['value']} ({d['kind']}, {d['colour']}, {d['confidence']:.2f})"
                                for d in record["dice"])

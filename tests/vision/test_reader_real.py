@@ -88,7 +88,7 @@ def test_a_corrupt_image_file_is_a_clear_error(tmp_path):
 
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"\xff\xd8\xff not really a jpeg")
-    with pytest.raises(ImageReadError, match="broken.jpg: not a readable image"):
+    with pytest.raises(ImageReadError, match="broken.jpg: a damaged JPEG"):
         load_image(bad)
     with pytest.raises(ValueError, match="no such file"):
         load_image(tmp_path / "missing.png")
