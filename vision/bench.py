@@ -4,6 +4,8 @@ FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets
 read whole (`read_dice`); a crop is known to hold one die, so its face is read where it is
 (`read_crop`), as the companion reads a die whose box is given.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
+`compare` reads the measured parts of the shared sets and held-out randomised renders with the
+rule-tuned reader and the learned one side by side (`vision.sidebyside`).
 --vary NAME reads a labelled folder's photos as another camera or room would take them (one of
 `vision.variations.VARIATIONS`).
 Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
@@ -199,6 +201,10 @@ def bench_render(count: int) -> Tally:
 def run(args) -> int:
     """Entry point of `companion bench vision`."""
     target = str(args.folder)
+    if target == "compare":
+        from vision.sidebyside import run as compare
+
+        return compare(args)
     limit = int(getattr(args, "limit", 0) or 0)
     vary = getattr(args, "vary", None)
     if vary:

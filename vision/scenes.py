@@ -240,15 +240,23 @@ def _paste(img: np.ndarray, texture: np.ndarray, mask: np.ndarray, quad: np.ndar
 
 def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float, cy: float, side: float,
              yaw: float, tilt: float, light: float) -> np.ndarray:
-    """Draw a die (its shadow, visible sides, top) on the float image; return the top face's corners."""
-    faces = cube_faces(cx, cy, side, yaw, tilt)
+    """Draw a die (its shadow, visible sides, top) on the float image; return the top face's corners.
+
+    Works on the die's own neighbourhood of the image only (a view of it), so a die costs what its
+    size costs, whatever the frame's."""
+    h, w = img.shape[:2]
+    reach = side * 2.2 + 4
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(w, int(cx + reach) + 1), min(h, int(cy + reach * 1.6) + 1)
+    local = img[y0:y1, x0:x1]
+    faces = [(name, quad - (x0, y0)) for name, quad in cube_faces(cx, cy, side, yaw, tilt)]
     hull = cv2.convexHull(np.concatenate([q for _, q in faces]).astype(np.float32))
-    shadow = np.zeros(img.shape[:2], np.float32)
+    shadow = np.zeros(local.shape[:2], np.float32)
     throw = side * rng.uniform(0.05, 0.5) * np.array([math.cos(light), math.sin(light)])
     cv2.fillPoly(shadow, [np.round((hull.reshape(-1, 2) + throw) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
     softness = rng.uniform(0.5, 0.25 * side + 1)
     shadow = cv2.GaussianBlur(shadow, (0, 0), softness)
-    img *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
+    local *= (1 - rng.uniform(0.2, 0.6) * shadow)[..., None]
     size = int(np.clip(side * 1.25, 24, 160))
     top_corners = faces[-1][1]
     for name, quad in faces:
@@ -262,15 +270,15 @@ def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float
         if die.alpha < 1:  # the opposite face's pips show through, faint and offset
             ghost, _ = face_texture(rng, die, _opposite(die, value), size)
             texture = 0.8 * texture + 0.2 * np.roll(ghost, (size // 16, size // 20), axis=(0, 1))
-        _paste(img, texture, mask, quad, die.alpha if name == "top" else min(1.0, die.alpha + 0.1), shade)
+        _paste(local, texture, mask, quad, die.alpha if name == "top" else min(1.0, die.alpha + 0.1), shade)
     if rng.random() < 0.25:  # a glint on the top face
         gx, gy = top_corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
-        spot = np.zeros(img.shape[:2], np.float32)
+        spot = np.zeros(local.shape[:2], np.float32)
         cv2.circle(spot, (round(gx * 16), round(gy * 16)), round(side * rng.uniform(0.05, 0.2) * 16), 1.0, -1,
                    cv2.LINE_AA, 4)
         spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05 + 0.5)
-        img += (spot * rng.uniform(60, 180))[..., None]
-    return top_corners
+        local += (spot * rng.uniform(60, 180))[..., None]
+    return top_corners + (x0, y0)
 
 
 def _opposite(die: SceneDie, value: int | str) -> int | str:

@@ -23,8 +23,12 @@ def add_parser(sub) -> None:
         t = targets.add_parser(name, help=text)
         t.set_defaults(handler=lambda args, module=module: importlib.import_module(module).run(args))
         if name == "vision":
-            t.add_argument("folder", help="a folder with labels.csv (+ totals.csv) or crops.csv, or render:N "
-                           "for N seeded rendered scenes")
+            t.add_argument("folder", help="a folder with labels.csv (+ totals.csv) or crops.csv, render:N "
+                           "for N seeded rendered scenes, or 'compare': the rule-tuned and learned readers "
+                           "side by side on the held-out photos and renders")
+            t.add_argument("--renders", type=int, default=1000, help="with compare: held-out renders to read")
+            t.add_argument("--models", metavar="DIR", help="with compare: the learned reader's ONNX files "
+                           "(default vision/data)")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
             t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "

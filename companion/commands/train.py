@@ -1,5 +1,5 @@
-"""`companion train faces [--renders N] [--epochs N] [--out FILE] [--hold-out]`: train the dice reader's
-face classifier (needs PyTorch: `pip install -e .[train]`)."""
+"""`companion train faces|dice`: train the rule-based reader's face classifier, or the learned reader
+(`vision.dicetrain`); both need PyTorch (`pip install -e .[train]`)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,40 @@ def add_parser(sub) -> None:
     p = sub.add_parser("train", help="train the dice reader's face classifier (needs PyTorch)")
     what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
     t = what.add_parser("faces", help="from rendered scenes and ../shared/datasets/dice")
-    t.add_argument("--renders", type=int, default=2500, help="rendered scenes to learn from (default 2500)")
+    t.add_argument("--renders", type=int, default=2500, help="rendered scenes to learn from (default 1500)")
     t.add_argument("--epochs", type=int, default=10, help="passes over the samples (default 10)")
     t.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     t.add_argument("--out", default="vision/data/faces.npz", help="where to write the weights")
     t.add_argument("--hold-out", action="store_true",
                    help="keep every other labelled photo and the 'val' crops out, and measure on them")
     t.set_defaults(handler=run_faces)
+    d = what.add_parser("dice", help="the learned reader (detector + face classifier, ONNX) from randomised "
+                        "renders and the training part of ../shared/datasets/dice")
+    d.add_argument("--tiles", type=int, default=2000, help="rendered detector tiles (default 2000)")
+    d.add_argument("--scenes", type=int, default=1500,
+                   help="rendered scenes for the classifier (default 1500)")
+    d.add_argument("--detector-steps", type=int, default=2500, help="detector batches (default 2500)")
+    d.add_argument("--classifier-steps", type=int, default=4000, help="classifier batches (default 4000)")
+    d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    d.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
+    d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")
+    d.add_argument("--out", default="vision/data", help="folder of the ONNX files (default vision/data)")
+    d.set_defaults(handler=run_dice)
+
+
+def _need_torch() -> None:
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise CommandError("training needs PyTorch and onnx: pip install -e '.[train]'") from exc
+
+
+def run_dice(args) -> int:
+    _need_torch()
+    from vision.dicetrain import run
+
+    return run(args)
 
 
 def run_faces(args) -> int:

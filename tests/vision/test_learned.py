@@ -1,0 +1,142 @@
+"""The learned reader's parts: session splits, detector targets, crops at the die's own scale, the
+working scale, calibration, and (where PyTorch is installed) a few training steps exported to ONNX."""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import diceset
+from vision.learned import CROP, STRIDE, WORK_DIE, Found, LearnedReader, crop, peaks, working_size
+
+
+def _run(name: str) -> tuple[str, int]:
+    word = re.sub(r"\d+\.jpg$", "", name)
+    return word, (int(re.findall(r"\d+", name)[-1]) - 1) // 10
+
+
+def test_photo_split_keeps_whole_runs_of_wood_photos_together(datasets):
+    train, held = diceset.photo_split(datasets / "wood-white-train")
+    assert not set(train) & set(held) and len(train) + len(held) == 310
+    assert 0.2 < len(held) / 310 < 0.4
+    held_runs = {_run(n) for n in held}
+    assert not any(_run(n) in held_runs for n in train)  # no training photo from a measured run
+    assert diceset.photo_split(datasets / "wood-white-train") == (train, held)
+
+
+def test_casino_crops_are_measured_on_the_sources_val_split(datasets):
+    train, held = diceset.crop_split(datasets / "casino-crops-train")
+    assert {r["split"] for r in held} == {"val"} and {r["split"] for r in train} == {"train"}
+
+
+def test_targets_mark_each_top_face_centre_with_its_size_and_offset():
+    maps = diceset.targets([(50.0, 70.0, 24.0, 20.0), (150.0, 30.0, 10.0, 10.0)], whole=[True, False])
+    assert maps.shape == (6, diceset.TILE // STRIDE, diceset.TILE // STRIDE)
+    found = peaks(maps[0], maps[1:3], maps[3:5], threshold=0.99)
+    assert sorted((round(cx), round(cy)) for cx, cy, *_ in found) == [(50, 70), (150, 30)]
+    iy, ix = 70 // STRIDE, 50 // STRIDE
+    assert np.exp(maps[1, iy, ix]) * STRIDE == pytest.approx(24) and maps[5, iy, ix] == 1
+    assert maps[5, 30 // STRIDE, 150 // STRIDE] == 0  # a box round the pips only: its size is not taught
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_a_quarter_turned_tile_keeps_its_dice_where_they_turned_to(k):
+    from vision.dicetrain import turn
+
+    side = diceset.TILE
+    boxes = [(50.3, 70.6, 30.0, 20.0), (181.9, 21.2, 16.0, 12.0)]
+    tiles = np.zeros((1, side, side, 3), np.uint8)
+    maps = diceset.targets(boxes)[None]
+    _, turned = turn(tiles, maps, k)
+    found = sorted((round(cx, 1), round(cy, 1), round(w, 1), round(h, 1))
+                   for cx, cy, w, h, _ in peaks(turned[0, 0], turned[0, 1:3], turned[0, 3:5], 0.99))
+    want = []
+    for cx, cy, w, h in boxes:  # np.rot90 turns counter-clockwise: (x, y) -> (y, side - x)
+        for _ in range(k):
+            cx, cy, w, h = cy, side - cx, h, w
+        want.append((round(cx, 1), round(cy, 1), round(w, 1), round(h, 1)))
+    assert found == sorted(want)
+
+
+def test_a_crop_looks_the_same_whatever_the_dies_size_in_the_frame():
+    small = np.full((120, 160, 3), 200, np.uint8)
+    cv2.rectangle(small, (60, 40), (84, 64), (30, 30, 160), -1)
+    cv2.circle(small, (66, 46), 3, (250, 250, 250), -1, cv2.LINE_AA)
+    cv2.circle(small, (78, 58), 3, (250, 250, 250), -1, cv2.LINE_AA)
+    big = cv2.resize(small, None, fx=5, fy=5, interpolation=cv2.INTER_CUBIC)
+    a = crop(small, 72, 52, 38).astype(float)
+    b = crop(big, 72 * 5 + 2, 52 * 5 + 2, 38 * 5).astype(float)
+    assert a.shape == b.shape == (CROP, CROP, 3)
+    assert np.abs(a - b).mean() < 12
+
+
+class _Looks(LearnedReader):
+    """A reader whose detector finds dice of a given size (px in the frame) and records its looks."""
+
+    def __init__(self, die: float):
+        self.die, self.scales = die, []
+
+    def detect_at(self, frame, scale):
+        self.scales.append(scale)
+        return [Found(100, 100, self.die, self.die, 0.9)]
+
+
+def test_the_working_scale_follows_a_calibrated_die_size():
+    reader = _Looks(die=60)
+    reader.detect(np.zeros((720, 1280, 3), np.uint8), die_px=60)
+    assert reader.scales == [pytest.approx(WORK_DIE / 60)]
+
+
+def test_small_dice_are_looked_at_again_larger_and_large_ones_are_not():
+    small = _Looks(die=40)  # in a 1280 px frame, the first look (320 px) sees them 10 px across
+    small.detect(np.zeros((720, 1280, 3), np.uint8))
+    assert small.scales == [pytest.approx(0.25), pytest.approx(WORK_DIE / 40)]
+    large = _Looks(die=120)
+    large.detect(np.zeros((720, 1280, 3), np.uint8))
+    assert large.scales == [pytest.approx(0.25)]
+
+
+def test_working_sizes_are_multiples_of_the_detectors_stride():
+    assert working_size(640, 480, 0.5) == (320, 240)
+    assert all(v % 16 == 0 for v in working_size(853, 640, 0.375))
+
+
+def test_temperature_undoes_overconfidence():
+    from vision.dicetrain import temperature
+
+    rng = np.random.default_rng(0)
+    logits = rng.normal(0, 2, (4000, 5))
+    p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    labels = np.array([rng.choice(5, p=row) for row in p])  # honest logits: right as often as they say ...
+    assert temperature(logits * 3, labels) == pytest.approx(3, rel=0.15)  # ... made three times too sure
+
+
+def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import dicetrain
+
+    torch.set_num_threads(1)
+    tiles, maps = dicetrain._render_tiles((3, 0, 3))
+    detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
+                                        log=lambda *_: None)
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2))
+    classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None)
+    dicetrain.export(detector, classifier, {"temperature": 1.0}, tmp_path)
+    reader = LearnedReader(tmp_path / "dice_detector.onnx", tmp_path / "dice_faces.onnx",
+                           tmp_path / "dice_reader.json")
+    x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
+    with torch.no_grad():
+        want = classifier(torch.from_numpy(x))[0].numpy()
+    got = reader.classifier.run(None, {"crops": x})[0]
+    assert np.abs(got - want).max() < 1e-3
+    frame = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    with torch.no_grad():
+        heat = detector(torch.from_numpy(frame.transpose(2, 0, 1)[None].astype(np.float32) / 255))[0].numpy()
+    image = frame.transpose(2, 0, 1)[None].astype(np.float32) / 255
+    assert np.abs(reader.detector.run(None, {"image": image})[0] - heat).max() < 1e-3
+    for die in reader.read(frame):
+        assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")

@@ -1,0 +1,184 @@
+"""The learned reader's data: which real photos train and which measure, and the samples both networks learn.
+
+Real photos (`../shared/datasets/dice/`) are split by whole sessions, never photo by photo, and the
+split is fixed (no randomness): photos taken one after another look alike, so a photo beside a
+measured one must not be trained on.
+- wood-white-train: each value was photographed in its own session (`Train_two_N`: twos). Within a
+  value, photos are taken in runs of ten by number ((N - 1) // 10); every third run (run % 3 == 2)
+  is measured, the rest trains.
+- phone-tables-train: photos in runs of 25 by number (N // 25); every third run (run % 3 == 2) is
+  measured. A run holds photos of one table and set of dice.
+- casino-crops-train: the source's own split: 'val' is measured, 'train' trains.
+Rendered scenes that train come from `np.random.default_rng([seed, k])`; the measured renders of
+`companion bench vision` from `np.random.default_rng(HELD_OUT_SEED + i)`: never the same scenes.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.learned import CONTEXT, STRIDE, VALUES, crop
+from vision.scenes import COLOUR_NAMES, random_scene
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "dice"
+HELD_OUT_SEED = 1_000_000
+TILE = 224  # px: the detector learns on square tiles of this side at the working scale
+
+
+def measured(folder: str, image: str) -> bool:
+    """Whether a labelled photo belongs to the measured (held-out) part of its set."""
+    number = int(re.findall(r"\d+", image)[-1])
+    if folder.startswith("wood"):
+        return ((number - 1) // 10) % 3 == 2
+    return (number // 25) % 3 == 2
+
+
+def labelled(folder: Path) -> dict[str, list[tuple[int, tuple[int, int, int, int]]]]:
+    """image name -> its dice (value, box x1, y1, x2, y2 px) from the folder's labels.csv."""
+    photos: dict[str, list[tuple[int, tuple[int, int, int, int]]]] = {}
+    with open(folder / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            box = (int(row["x1"]), int(row["y1"]), int(row["x2"]), int(row["y2"]))
+            photos.setdefault(row["image"], []).append((int(row["value"]), box))
+    return photos
+
+
+def photo_split(folder: Path) -> tuple[list[str], list[str]]:
+    """(training, measured) photo names of a labels.csv folder."""
+    names = sorted(labelled(folder))
+    held = [n for n in names if measured(folder.name, n)]
+    return [n for n in names if n not in held], held
+
+
+def crop_split(folder: Path) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """(training, measured) rows of a crops.csv folder."""
+    with open(folder / "crops.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return [r for r in rows if r["split"] != "val"], [r for r in rows if r["split"] == "val"]
+
+
+# ---------------------------------------------------------------- detector samples
+
+Box = tuple[float, float, float, float]  # centre x, y, width, height (px)
+
+
+def render_tile(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
+    """A TILE x TILE rendered table at a working scale the reader uses, and its top faces' boxes there."""
+    die_px = float(np.exp(rng.uniform(math.log(15), math.log(150))))
+    work = float(np.exp(rng.uniform(math.log(max(5.0, die_px / 5)), math.log(min(die_px, 64.0)))))
+    scale = work / die_px
+    side = int(round(TILE / scale))
+    image, truth = random_scene(rng, side, side, die_px=min(die_px, side / 3))
+    tile = cv2.resize(image, (TILE, TILE), interpolation=cv2.INTER_AREA)
+    k = TILE / side
+    return tile, [((t.box[0] + t.box[2]) / 2 * k, (t.box[1] + t.box[3]) / 2 * k,
+                   (t.box[2] - t.box[0]) * k, (t.box[3] - t.box[1]) * k) for t in truth]
+
+
+def photo_tile(rng: np.random.Generator, image: np.ndarray, boxes: list[tuple[int, tuple[int, int, int, int]]]
+               ) -> tuple[np.ndarray, list[Box], list[bool]]:
+    """A TILE x TILE piece of a real photo at about the reader's first-look scale (`COARSE_LONG`), its
+    dice's boxes there, and whether each box is the whole face (labels of 1-3 are often round the pips)."""
+    from vision.learned import COARSE_LONG
+
+    h, w = image.shape[:2]
+    scale = min(1.0, COARSE_LONG / max(h, w)) * math.exp(rng.uniform(-0.2, 0.6))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    pad_y, pad_x = max(0, TILE - sh), max(0, TILE - sw)
+    if pad_x or pad_y:
+        small = cv2.copyMakeBorder(small, 0, pad_y, 0, pad_x, cv2.BORDER_REFLECT)
+    y0 = int(rng.integers(0, small.shape[0] - TILE + 1))
+    x0 = int(rng.integers(0, small.shape[1] - TILE + 1))
+    tile = small[y0:y0 + TILE, x0:x0 + TILE]
+    out, whole = [], []
+    for value, (x1, y1, x2, y2) in boxes:
+        out.append(((x1 + x2) / 2 * scale - x0, (y1 + y2) / 2 * scale - y0,
+                    (x2 - x1) * scale, (y2 - y1) * scale))
+        whole.append(value >= 4)
+    return np.ascontiguousarray(tile), out, whole
+
+
+def targets(boxes: list[Box], whole: list[bool] | None = None, side: int = TILE) -> np.ndarray:
+    """The detector's training target for one tile, (6, side/STRIDE, side/STRIDE) float32: heat, log w,
+    log h, offset x, offset y (in cells), and a mask of the cells where the size is known."""
+    n = side // STRIDE
+    out = np.zeros((6, n, n), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for i, (cx, cy, w, h) in enumerate(boxes):
+        gx, gy = cx / STRIDE, cy / STRIDE
+        ix, iy = int(gx), int(gy)
+        if not (0 <= ix < n and 0 <= iy < n):
+            continue
+        sigma = max(0.6, max(w, h) / STRIDE / 6)
+        blob = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma * sigma))
+        out[0] = np.maximum(out[0], blob)
+        out[0, iy, ix] = 1.0
+        out[3, iy, ix], out[4, iy, ix] = gx - ix, gy - iy
+        if whole is None or whole[i]:
+            out[1, iy, ix], out[2, iy, ix] = math.log(max(w, 1) / STRIDE), math.log(max(h, 1) / STRIDE)
+            out[5, iy, ix] = 1.0
+    return out
+
+
+# ---------------------------------------------------------------- classifier samples
+
+COLOUR_INDEX = {name: k for k, name in enumerate(COLOUR_NAMES)}
+
+
+def value_class(value: int | str) -> int:
+    return VALUES.index(str(value))
+
+
+def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
+                  side: float) -> np.ndarray:
+    """A classifier crop round a die as a detector might place it: centre off by up to a tenth of the die,
+    size off by a sixth; turned by quarter turns and mirrored (a face's value does not change)."""
+    cx += rng.normal(0, 0.05) * side
+    cy += rng.normal(0, 0.05) * side
+    side *= math.exp(rng.normal(0, 0.1))
+    out = crop(image, cx, cy, CONTEXT * side)
+    out = np.rot90(out, int(rng.integers(0, 4)))
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+    return np.ascontiguousarray(out)
+
+
+def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3
+                ) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
+    crops of die size that show no top face (table, clutter, a side face, between dice): class 0."""
+    image, truth = random_scene(rng)
+    crops, values, colours = [], [], []
+    sides = []
+    for t in truth:
+        x1, y1, x2, y2 = t.box
+        side = max(x2 - x1, y2 - y1)
+        sides.append(((x1 + x2) / 2, (y1 + y2) / 2, side))
+        for _ in range(copies):
+            crops.append(jittered_crop(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side))
+            values.append(value_class(t.value))
+            colours.append(COLOUR_INDEX[t.colour])
+    h, w = image.shape[:2]
+    for _ in range(negatives if sides else 0):
+        cx, cy, side = sides[int(rng.integers(0, len(sides)))]
+        if rng.random() < 0.5:  # beside a die: its side face, its edge, the gap to the next
+            a = rng.uniform(0, 2 * math.pi)
+            x = cx + math.cos(a) * side * rng.uniform(0.7, 1.3)
+            y = cy + math.sin(a) * side * rng.uniform(0.7, 1.3)
+        else:
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
+            continue
+        crops.append(jittered_crop(rng, image, x, y, side * math.exp(rng.normal(0, 0.3))))
+        values.append(0)
+        colours.append(-1)
+    return crops, values, colours
+

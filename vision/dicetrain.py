@@ -1,0 +1,418 @@
+"""`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
+
+    companion train dice [--tiles 2000] [--scenes 1500] [--detector-steps 2500] [--classifier-steps 4000]
+                         [--seed 1] [--out vision/data]
+
+1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
+   CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
+2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
+   detector finds them (so it learns the crops it will be given), and of what the detector takes for
+   a die where there is none (class "none").
+3. Temperature scaling of the classifier on crops of rendered scenes held out of its training.
+Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
+gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import diceset
+from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, LearnedReader
+
+Log = print
+
+
+# ---------------------------------------------------------------- networks
+
+
+def _layers():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def conv(i: int, o: int, stride: int = 1) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    def sep(i: int, o: int, stride: int = 1) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(i, i, 3, stride, 1, groups=i, bias=False), nn.BatchNorm2d(i),
+                             nn.ReLU(inplace=True), nn.Conv2d(i, o, 1, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    class Detector(nn.Module):
+        """Top-face centres (heat 0..1), log size and offset (cells) at a quarter of the input."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = conv(3, 16, 2)
+            self.c1 = nn.Sequential(sep(16, 24, 2), sep(24, 24))
+            self.c2 = nn.Sequential(sep(24, 40, 2), sep(40, 40))
+            self.c3 = nn.Sequential(sep(40, 64, 2), sep(64, 64), sep(64, 64))
+            self.top = nn.Conv2d(64, 48, 1)
+            self.lat2 = nn.Conv2d(40, 48, 1)
+            self.lat1 = nn.Conv2d(24, 48, 1)
+            self.fuse2 = sep(48, 48)
+            self.fuse1 = sep(48, 48)
+            self.head = conv(48, 32)
+            self.heat = nn.Conv2d(32, 1, 1)
+            self.size = nn.Conv2d(32, 2, 1)
+            self.offset = nn.Conv2d(32, 2, 1)
+            nn.init.constant_(self.heat.bias, -2.19)
+
+        def forward(self, x):
+            x = (x - 0.45) / 0.25
+            c1 = self.c1(self.stem(x))
+            c2 = self.c2(c1)
+            c3 = self.c3(c2)
+            p2 = self.fuse2(self.lat2(c2) + F.interpolate(self.top(c3), scale_factor=2.0, mode="nearest"))
+            p1 = self.fuse1(self.lat1(c1) + F.interpolate(p2, scale_factor=2.0, mode="nearest"))
+            h = self.head(p1)
+            return torch.sigmoid(self.heat(h)), self.size(h), torch.sigmoid(self.offset(h))
+
+    class Classifier(nn.Module):
+        """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS))."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(conv(3, 16), nn.MaxPool2d(2), conv(16, 32), nn.MaxPool2d(2),
+                                      conv(32, 48), conv(48, 48), nn.MaxPool2d(2), conv(48, 64), nn.Flatten(),
+                                      nn.Dropout(0.2), nn.Linear(64 * 5 * 5, 96), nn.ReLU(inplace=True))
+            self.values = nn.Linear(96, len(VALUES))
+            self.colours = nn.Linear(96, len(COLOURS))
+
+        def forward(self, x):
+            h = self.body((x - 0.45) / 0.25)
+            return self.values(h), self.colours(h)
+
+    return Detector, Classifier
+
+
+# ---------------------------------------------------------------- data, made in parallel
+
+
+def _render_tiles(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, first, count = args
+    tiles, maps = [], []
+    for k in range(first, first + count):
+        tile, boxes = diceset.render_tile(np.random.default_rng([seed, 0, k]))
+        tiles.append(tile)
+        maps.append(diceset.targets(boxes))
+    return np.stack(tiles), np.stack(maps)
+
+
+def _scene_crops(args: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, stream, first, count = args
+    crops, values, colours = [], [], []
+    for k in range(first, first + count):
+        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]))
+        crops += c
+        values += v
+        colours += o
+    return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
+
+
+def _parallel(fn, jobs: list, workers: int) -> list:
+    if workers <= 1:
+        return [fn(job) for job in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(fn, jobs))
+
+
+def _chunks(seed: int, total: int, size: int, *extra: int) -> list[tuple[int, ...]]:
+    return [(seed, *extra, first, min(size, total - first)) for first in range(0, total, size)]
+
+
+Labels = list[tuple[int, tuple[int, int, int, int]]]
+
+
+def training_photos(shared: Path) -> list[tuple[str, np.ndarray, Labels]]:
+    """(set name, image, labels) of every training photo of every labels.csv set."""
+    out = []
+    for folder in sorted(shared.glob("*")) if shared.is_dir() else []:
+        if (folder / "labels.csv").is_file():
+            labels = diceset.labelled(folder)
+            train, _ = diceset.photo_split(folder)
+            for name in train:
+                image = cv2.imread(str(folder / "images" / name))
+                if image is not None:
+                    out.append((folder.name, image, labels[name]))
+    return out
+
+
+# ---------------------------------------------------------------- training
+
+
+def _focal(pred, target):
+    import torch
+
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - target) ** 4 * neg
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def detector_loss(out, target):
+    heat, size, offset = out
+    centre = target[:, 0:1].eq(1).float()
+    known = target[:, 5:6]
+    n = centre.sum().clamp(min=1)
+    size_loss = ((size - target[:, 1:3]).abs() * known).sum() / known.sum().clamp(min=1)
+    offset_loss = ((offset - target[:, 3:5]).abs() * centre).sum() / n
+    return _focal(heat, target[:, 0:1]) + 0.5 * size_loss + offset_loss
+
+
+def turn(tiles: np.ndarray, maps: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles (n, h, w, 3) and their targets (n, 6, h/4, w/4) turned by k quarter turns together: a
+    quarter turn swaps width and height, and a centre's offset in its cell turns with it."""
+    tiles, maps = np.rot90(tiles, k, axes=(1, 2)), np.rot90(maps, k, axes=(2, 3))
+    if k % 2:
+        maps = maps[:, [0, 2, 1, 4, 3, 5]]
+    maps = maps.copy()
+    centre = maps[:, 0:1] == 1
+    if k == 1:
+        maps[:, 4:5] = np.where(centre, 1 - maps[:, 4:5], maps[:, 4:5])
+    elif k == 2:
+        maps[:, 3:5] = np.where(centre, 1 - maps[:, 3:5], maps[:, 3:5])
+    elif k == 3:
+        maps[:, 3:4] = np.where(centre, 1 - maps[:, 3:4], maps[:, 3:4])
+    return tiles, maps
+
+
+def _augment_tiles(rng: np.random.Generator, tiles: np.ndarray,
+                   maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Quarter turns (with their targets) and colour jitter of a batch; float NCHW tiles and targets."""
+    tiles, maps = turn(tiles, maps, int(rng.integers(0, 4)))
+    x = tiles.astype(np.float32) / 255.0
+    x = x * rng.uniform(0.7, 1.3, (len(x), 1, 1, 3)).astype(np.float32) + \
+        rng.uniform(-0.1, 0.1, (len(x), 1, 1, 1))
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2).clip(0, 1), dtype=np.float32), maps
+
+
+def _cosine(opt, step: int, steps: int, peak: float = 2e-3) -> None:
+    for group in opt.param_groups:
+        group["lr"] = peak * 0.5 * (1 + math.cos(math.pi * step / steps)) + 2e-5
+
+
+def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log):
+    """Fit the detector for `steps` batches of 24 tiles (6 of them real: photo_tiles(rng, n) gives n)."""
+    import torch
+
+    Detector, _ = _layers()
+    torch.manual_seed(seed)
+    net = Detector()
+    rng = np.random.default_rng([seed, 10])
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    batch, real = 24, 6
+    t0, total = time.time(), 0.0
+    net.train()
+    for step in range(steps):
+        _cosine(opt, step, steps)
+        pick = rng.integers(0, len(tiles), batch - real)
+        bt, bm = tiles[pick], maps[pick]
+        pt, pm = photo_tiles(rng, real)
+        if len(pt):
+            bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
+        x, y = _augment_tiles(rng, bt, bm)
+        loss = detector_loss(net(torch.from_numpy(x)), torch.from_numpy(y))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        if (step + 1) % 100 == 0:
+            log(f"  detector step {step + 1}/{steps}: loss {total / 100:.3f} ({time.time() - t0:.0f} s)")
+            total = 0.0
+    net.eval()
+    return net
+
+
+def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
+                     log=Log):
+    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned)."""
+    import torch
+
+    _, Classifier = _layers()
+    torch.manual_seed(seed)
+    net = Classifier()
+    rng = np.random.default_rng([seed, 20])
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    value_loss = torch.nn.CrossEntropyLoss()
+    colour_loss = torch.nn.CrossEntropyLoss(ignore_index=-1)
+    t0, total, batch = time.time(), 0.0, 128
+    net.train()
+    for step in range(steps):
+        _cosine(opt, step, steps)
+        pick = rng.integers(0, len(crops), batch)
+        x = crops[pick].astype(np.float32) / 255.0
+        x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
+        x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
+        x = np.ascontiguousarray(x.clip(0, 1).transpose(0, 3, 1, 2))
+        v, c = net(torch.from_numpy(x))
+        loss = value_loss(v, torch.from_numpy(values[pick])) + \
+            0.3 * colour_loss(c, torch.from_numpy(colours[pick]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        if (step + 1) % 200 == 0:
+            log(f"  classifier step {step + 1}/{steps}: loss {total / 200:.3f} ({time.time() - t0:.0f} s)")
+            total = 0.0
+    net.eval()
+    return net
+
+
+def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The softmax temperature that makes held-out probabilities honest (least negative log-likelihood)."""
+    best, best_t = float("inf"), 1.0
+    for t in np.exp(np.linspace(math.log(0.5), math.log(5), 60)):
+        z = logits / t
+        z = z - z.max(axis=1, keepdims=True)
+        nll = float(-(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(axis=1))).mean())
+        if nll < best:
+            best, best_t = nll, float(t)
+    return best_t
+
+
+# ---------------------------------------------------------------- export
+
+
+def export(detector, classifier, meta: dict, out: Path) -> None:
+    """Both networks to ONNX (opset 17) and the calibration beside them, in `out`."""
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    with torch.no_grad():
+        torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / "dice_detector.onnx"),
+                          input_names=["image"], output_names=["heat", "size", "offset"], opset_version=17,
+                          dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
+                                        "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
+                          dynamo=False)
+        torch.onnx.export(classifier, torch.zeros(1, 3, 40, 40), str(out / "dice_faces.onnx"),
+                          input_names=["crops"], output_names=["values", "colours"], opset_version=17,
+                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
+                          dynamo=False)
+    (out / "dice_reader.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+# ---------------------------------------------------------------- the whole run
+
+
+def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int
+                 ) -> tuple[list[np.ndarray], list[int]]:
+    """Classifier crops of the training photos where the trained detector finds dice: a found die
+    matched to a label (its centre in the found box, or near) takes the label's value; a found die
+    matched to none is "none". A labelled die the detector missed is cropped at its label."""
+    crops, values = [], []
+    for _, image, labels in photos:
+        found = reader.detect(image)
+        used = set()
+        for value, (x1, y1, x2, y2) in labels:
+            lx, ly = (x1 + x2) / 2, (y1 + y2) / 2
+            near = [(math.hypot(f.cx - lx, f.cy - ly), i) for i, f in enumerate(found)
+                    if i not in used and math.hypot(f.cx - lx, f.cy - ly) < 0.5 * max(f.w, f.h)]
+            if near:
+                _, i = min(near)
+                used.add(i)
+                f = found[i]
+                cx, cy, side = f.cx, f.cy, max(f.w, f.h)
+            else:
+                cx, cy, side = lx, ly, max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
+            for _ in range(copies):
+                crops.append(diceset.jittered_crop(rng, image, cx, cy, side))
+                values.append(value)
+        for i, f in enumerate(found):
+            if i not in used and f.score >= 0.3:
+                for _ in range(max(1, copies // 2)):
+                    crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h)))
+                    values.append(0)
+    return crops, values
+
+
+def _casino_crops(shared: Path, rng: np.random.Generator, copies: int) -> tuple[list[np.ndarray], list[int]]:
+    """Training crops of the casino set: each photo holds one die that fills it."""
+    folder = shared / "casino-crops-train"
+    if not (folder / "crops.csv").is_file():
+        return [], []
+    rows, _ = diceset.crop_split(folder)
+    crops, values = [], []
+    for row in rows:
+        image = cv2.imread(str(folder / row["crop"]))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        for _ in range(copies):
+            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w)))
+            values.append(int(row["value"]))
+    return crops, values
+
+
+def run(args, log=Log) -> int:
+    """Entry point of `companion train dice`."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    seed, out, workers = args.seed, Path(args.out), args.workers
+    t0 = time.time()
+    log(f"rendering {args.tiles} detector tiles ({workers} processes)")
+    parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100), workers)
+    tiles = np.concatenate([p[0] for p in parts])
+    maps = np.concatenate([p[1] for p in parts])
+    photos = training_photos(diceset.SHARED)
+    log(f"  {len(tiles)} tiles, {len(photos)} training photos ({time.time() - t0:.0f} s)")
+
+    def photo_tiles(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        ts, ms = [], []
+        for k in rng.integers(0, len(photos), n):
+            tile, boxes, whole = diceset.photo_tile(rng, photos[k][1], photos[k][2])
+            ts.append(tile)
+            ms.append(diceset.targets(boxes, whole))
+        return np.stack(ts), np.stack(ms)
+
+    log(f"rendering {args.scenes} scenes for the classifier")
+    parts = _parallel(_scene_crops, _chunks(seed, args.scenes, 50, 1), workers)
+    crops = np.concatenate([p[0] for p in parts])
+    values = np.concatenate([p[1] for p in parts])
+    colours = np.concatenate([p[2] for p in parts])
+    calib = _parallel(_scene_crops, _chunks(seed, max(50, args.scenes // 10), 50, 2), workers)
+    log(f"  {len(crops)} crops ({time.time() - t0:.0f} s)")
+
+    detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
+                              args.detector_steps, seed, log)
+    _, Classifier = _layers()
+    export(detector, Classifier().eval(), {}, out)  # the detector alone, to find the photos' dice
+    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
+                           threads=args.threads)
+    rng = np.random.default_rng([seed, 30])
+    real, real_values = _photo_crops(reader, photos, rng, copies=6)
+    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12)
+    log(f"  {len(real)} crops of training photos, {len(casino)} of casino crops ({time.time() - t0:.0f} s)")
+    if real or casino:
+        crops = np.concatenate([crops, np.stack(real + casino)])
+        values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
+        colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
+    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log)
+    calib_crops = np.concatenate([p[0] for p in calib])
+    calib_values = np.concatenate([p[1] for p in calib])
+    with torch.no_grad():
+        x = torch.from_numpy(np.ascontiguousarray(calib_crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255)
+        logits = classifier(x)[0].numpy()
+    t = temperature(logits, calib_values)
+    right = float((logits.argmax(1) == calib_values).mean())
+    log(f"held-out render crops: {100 * right:.2f} % right; temperature {t:.2f}")
+    export(detector, classifier, {"temperature": t, "values": list(VALUES), "colours": list(COLOURS),
+                                  "context": CONTEXT, "seed": seed}, out)
+    for name in ("dice_detector.onnx", "dice_faces.onnx"):
+        log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
+    log(f"done in {(time.time() - t0) / 60:.1f} min")
+    return 0
+

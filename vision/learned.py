@@ -1,0 +1,221 @@
+"""The learned dice reader: a small detector finds the dice, a small classifier reads each one's colour crop.
+
+    from vision.learned import LearnedReader
+    reader = LearnedReader.default()              # the ONNX models in vision/data/, run by ONNX Runtime
+    for die in reader.read(frame):                # frame: BGR uint8 of any size
+        print(die.value, die.kind, die.colour, die.box, die.confidence)
+    reader.read(frame, die_px=48)                 # with the calibrated face side (px) of the table's d6
+
+Two networks, both trained by `companion train dice` (`vision.dicetrain`, PyTorch) and exported to
+ONNX; reading needs numpy, cv2 and onnxruntime only.
+- The detector (CenterNet-style: a heatmap of top-face centres, their size and sub-cell offset at a
+  quarter of its input) sees the frame at a working scale that follows the dice: with a calibrated
+  die size the frame is scaled so a die is `WORK_DIE` px across; without one, a first look at
+  `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
+  scaled to make them `WORK_DIE` px.
+- The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
+  box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. It names the top
+  face (a pip value 1-6, a Treehouse symbol, or "no die") and the body colour. Its probabilities are
+  calibrated on held-out renders (temperature scaling), and the confidence is that probability.
+The small grey 1-4 die is told by its grey body and its size beside the roll's other dice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice import Die
+from vision.symbols import TREEHOUSE_FACES
+
+DATA = Path(__file__).with_name("data")
+DETECTOR = DATA / "dice_detector.onnx"
+CLASSIFIER = DATA / "dice_faces.onnx"
+META = DATA / "dice_reader.json"
+
+STRIDE = 4  # the detector's output cell, in working px
+MULTIPLE = 16  # working sizes are multiples of this (the detector's coarsest stride)
+COARSE_LONG = 320  # px: the first look's longer side
+WORK_DIE = 24  # px: a die's face side at the working scale the second look aims at
+SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at again, larger
+MAX_LONG = 960  # px: the longest working side
+CROP = 40  # px: the classifier's input side
+CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
+DETECT_MIN = 0.3  # detector peaks below this are not dice
+VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
+COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
+CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
+GREY_SIZE = 0.86  # a grey-bodied die at most this share of the roll's d6 size is the small grey die
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die the detector found: top-face centre and box size (px in the frame) and its score 0..1."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    score: float
+
+
+def working_size(width: int, height: int, scale: float) -> tuple[int, int]:
+    """The detector's input size (w, h) px for a frame scaled by `scale`: multiples of MULTIPLE."""
+    return (max(MULTIPLE, round(width * scale / MULTIPLE) * MULTIPLE),
+            max(MULTIPLE, round(height * scale / MULTIPLE) * MULTIPLE))
+
+
+def to_input(image: np.ndarray) -> np.ndarray:
+    """BGR uint8 (h, w, 3) -> float32 (1, 3, h, w) in 0..1, as both networks take it."""
+    return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+
+
+def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float = DETECT_MIN
+          ) -> list[tuple[float, float, float, float, float]]:
+    """Local maxima of the heatmap (h, w) as (cx, cy, w, h, score) in working px."""
+    grown = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= grown) & (heat >= threshold))
+    out = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        cx = (x + float(offset[0, y, x])) * STRIDE
+        cy = (y + float(offset[1, y, x])) * STRIDE
+        w, h = (math.exp(float(size[k, y, x])) * STRIDE for k in (0, 1))
+        out.append((cx, cy, w, h, float(heat[y, x])))
+    return out
+
+
+def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP) -> np.ndarray:
+    """A size x size BGR crop of the frame: the square of `side` px round (cx, cy), edges replicated."""
+    side = max(side, 4.0)
+    scale = size / side
+    m = np.float32([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]])
+    if scale < 0.7:  # shrinking a lot: smooth first so pips do not alias away
+        sigma = 0.45 / scale
+        x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
+        x1, y1 = int(min(frame.shape[1], cx + side + 1)), int(min(frame.shape[0], cy + side + 1))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return np.zeros((size, size, 3), np.uint8)
+        region = cv2.GaussianBlur(frame[y0:y1, x0:x1], (0, 0), sigma)
+        m[:, 2] += m[:, :2] @ np.float32([x0, y0])
+        frame = region
+    return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    z = logits / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class LearnedReader:
+    """The two ONNX networks and their calibration; `read` a frame into Die readings."""
+
+    _default: LearnedReader | None = None
+
+    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, meta: Path = META,
+                 threads: int = 1):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        providers = ["CPUExecutionProvider"]
+        self.detector = ort.InferenceSession(str(detector), options, providers=providers)
+        self.classifier = ort.InferenceSession(str(classifier), options, providers=providers)
+        self.meta = json.loads(Path(meta).read_text()) if Path(meta).is_file() else {}
+        self.temperature = float(self.meta.get("temperature", 1.0))
+
+    @classmethod
+    def default(cls) -> LearnedReader:
+        """The committed models, loaded once."""
+        if cls._default is None:
+            cls._default = cls()
+        return cls._default
+
+    @staticmethod
+    def available() -> bool:
+        return DETECTOR.is_file() and CLASSIFIER.is_file()
+
+    def detect_at(self, frame: np.ndarray, scale: float) -> list[Found]:
+        """Dice found with the frame scaled by `scale` (px in the frame)."""
+        height, width = frame.shape[:2]
+        ww, wh = working_size(width, height, scale)
+        work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        heat, size, offset = self.detector.run(None, {"image": to_input(work)})
+        sx, sy = width / ww, height / wh
+        return [Found(cx * sx, cy * sy, w * sx, h * sy, s)
+                for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0])]
+
+    def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
+        """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""
+        height, width = frame.shape[:2]
+        longest = max(width, height)
+        if die_px:
+            return self.detect_at(frame, min(1.0, WORK_DIE / die_px, MAX_LONG / longest))
+        coarse = min(1.0, COARSE_LONG / longest)
+        found = self.detect_at(frame, coarse)
+        sure = [max(f.w, f.h) for f in found if f.score >= 0.5]
+        if sure and coarse < 1.0:
+            typical = float(np.median(sure)) * coarse
+            if typical < SMALL_DIE:
+                return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
+        return found
+
+    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS))."""
+        if not found:
+            return np.zeros((0, len(VALUES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
+        crops = np.stack([crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
+        batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        values, colours = self.classifier.run(None, {"crops": batch})
+        return softmax(values, self.temperature), softmax(colours)
+
+    def read_crop(self, image: np.ndarray) -> Die | None:
+        """The one die a crop is known to hold (it fills most of it), or None when it reads as no die."""
+        h, w = image.shape[:2]
+        side = CROP_FILL * min(h, w)
+        values, colours = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)])
+        best = int(values[0].argmax())
+        if best == 0:
+            return None
+        value = VALUES[best]
+        kind = "d6" if value.isdigit() else "treehouse"
+        return Die(int(value) if value.isdigit() else value, kind, COLOURS[int(colours[0].argmax())],
+                   (0, 0, w - 1, h - 1), float(values[0, best]))
+
+    def read(self, frame: np.ndarray, die_px: float | None = None) -> list[Die]:
+        """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence."""
+        found = self.detect(frame, die_px)
+        values, colours = self.classify(frame, found)
+        height, width = frame.shape[:2]
+        kept = []
+        for f, pv, pc in zip(found, values, colours, strict=True):
+            best = int(pv.argmax())
+            if best == 0:
+                continue
+            box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
+                   min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
+            kept.append((f, VALUES[best], float(pv[best]), COLOURS[int(pc.argmax())], box))
+        d6_sizes = [max(f.w, f.h) for f, value, _, colour, _ in kept if colour != "grey" and value.isdigit()]
+        typical = float(np.median(d6_sizes)) if d6_sizes else 0.0
+        dice = []
+        for f, value, p, colour, box in kept:
+            if not value.isdigit():
+                dice.append(Die(value, "treehouse", "black", box, p))
+                continue
+            small = typical > 0 and max(f.w, f.h) <= GREY_SIZE * typical
+            kind = "grey" if colour == "grey" and int(value) <= 4 and (small or not d6_sizes) else "d6"
+            dice.append(Die(int(value), kind, colour, box, p))
+        return dice
+
+
+def read_dice(frame: np.ndarray, die_px: float | None = None,
+              reader: LearnedReader | None = None) -> list[Die]:
+    """The dice in a BGR frame, read by the learned reader (`die_px`: the calibrated d6 face side, px)."""
+    return (reader or LearnedReader.default()).read(frame, die_px)

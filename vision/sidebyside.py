@@ -1,0 +1,154 @@
+"""`companion bench vision compare`: the rule-tuned reader and the learned one, side by side, on data
+neither was trained on.
+
+- each shared set's measured part (`vision.diceset`: whole sessions held out of training),
+- `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards),
+- the learned reader's speed on 640x480 and 1280x720 frames (one thread).
+Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
+above the table's certainty threshold is right, and the median CPU ms per frame (one read each).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision import bench, diceset
+from vision.dice import Die
+from vision.images import load_image
+
+SURE = 0.8  # the table's default certainty threshold (companion.settings.confidence_threshold)
+Reader = Callable[[np.ndarray], list[Die]]
+
+
+@dataclass
+class Scores(bench.Tally):
+    """A bench tally that also counts the readings at or above SURE and how many of them are right."""
+
+    sure: int = 0
+    sure_right: int = 0
+    extra: list[str] = field(default_factory=list)
+
+    def score(self, name: str, labels: list[bench.Label], dice: list[Die]) -> None:
+        bench.score_photo(self, name, labels, dice)
+        paired, extra = bench.match(labels, dice)
+        for label, die in zip(labels, paired, strict=True):
+            if die is not None and die.confidence >= SURE:
+                self.sure += 1
+                self.sure_right += die.value == label.value and die.kind == label.kind
+        self.sure += sum(1 for d in extra if d.confidence >= SURE)
+
+    def line(self) -> str:
+        pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
+        return (f"dice {pct(self.dice_right, self.dice):6.2f} % ({self.dice_right}/{self.dice})  "
+                f"rolls {pct(self.photos_right, self.photos):6.2f} %  "
+                f"false/photo {self.false_dice / max(self.photos, 1):.3f}  "
+                f"sure right {pct(self.sure_right, self.sure):6.2f} % ({self.sure_right}/{self.sure})  "
+                f"{float(np.median(self.ms)) if self.ms else float('nan'):6.1f} ms/frame")
+
+
+def _timed(read: Reader, image: np.ndarray) -> tuple[list[Die], float]:
+    t0 = time.process_time()
+    dice = read(image)
+    return dice, (time.process_time() - t0) * 1000
+
+
+def held_out_photos(shared: Path = diceset.SHARED) -> Iterator[tuple[str, list[tuple[str, np.ndarray,
+                                                                                   list[bench.Label]]]]]:
+    """(set name, [(photo name, image, labels)]) for the measured part of each labels.csv set."""
+    for folder in sorted(shared.glob("*")) if shared.is_dir() else []:
+        if (folder / "labels.csv").is_file():
+            labels = bench.folder_labels(folder)
+            _, held = diceset.photo_split(folder)
+            yield folder.name, [(n, load_image(folder / "images" / n), labels[n]) for n in held]
+
+
+def held_out_renders(count: int) -> list[tuple[str, np.ndarray, list[bench.Label]]]:
+    from vision.scenes import random_scene
+
+    out = []
+    for k in range(count):
+        image, truth = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + k))
+        out.append((f"seed {diceset.HELD_OUT_SEED + k}", image, [bench.Label(t.value, t.box, t.kind)
+                                                                  for t in truth]))
+    return out
+
+
+def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]]) -> Scores:
+    scores = Scores()
+    for name, image, labels in photos:
+        dice, ms = _timed(read, image)
+        scores.ms.append(ms)
+        scores.score(name, labels, dice)
+    return scores
+
+
+def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, rows: list[dict[str, str]]
+                ) -> Scores:
+    """A crop holds one die: the reader is told so and names its value."""
+    scores = Scores()
+    for row in rows:
+        image = load_image(folder / row["crop"])
+        t0 = time.process_time()
+        die = read_crop(image)
+        scores.ms.append((time.process_time() - t0) * 1000)
+        h, w = image.shape[:2]
+        label = bench.Label(int(row["value"]), (0, 0, w - 1, h - 1))
+        scores.score(row["crop"], [label], [die] if die else [])
+    return scores
+
+
+def speed(reader, sizes: tuple[tuple[int, int], ...] = ((640, 480), (1280, 720)), frames: int = 30
+          ) -> dict[tuple[int, int], float]:
+    """Median CPU ms per frame of the learned reader at each frame size (rendered tables, 1-25 dice)."""
+    from vision.scenes import random_scene
+
+    out = {}
+    for w, h in sizes:
+        times = []
+        for k in range(frames):
+            image, _ = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + 50_000 + k), w, h)
+            reader.read(image)
+            _, ms = _timed(reader.read, image)
+            times.append(ms)
+        out[(w, h)] = float(np.median(times))
+    return out
+
+
+def run(args) -> int:
+    """Entry point of `companion bench vision compare`."""
+    from vision.dice import read_crop, read_dice
+    from vision.learned import CLASSIFIER, DATA, DETECTOR, META, LearnedReader
+    from vision.treehouse import TreehouseTemplates
+
+    models = Path(getattr(args, "models", None) or DATA)
+    if not (models / DETECTOR.name).is_file() or not (models / CLASSIFIER.name).is_file():
+        print(f"companion bench vision compare: no learned reader in {models}: run 'companion train dice'")
+        return 2
+    learned = LearnedReader(models / DETECTOR.name, models / CLASSIFIER.name, models / META.name)
+    templates = TreehouseTemplates.default()
+    readers: dict[str, Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
+                                  "learned": learned.read}
+    print(f"readings at or above {SURE} count as sure; ms are CPU ms, one read per frame")
+    sets = list(held_out_photos())
+    renders = int(getattr(args, "renders", 1000))
+    if renders:
+        sets.append((f"renders ({renders} held-out seeds)", held_out_renders(renders)))
+    for name, photos in sets:
+        print(f"{name}, measured part: {len(photos)} frames")
+        for reader, read in readers.items():
+            print(f"  {reader:8s} {score_set(read, photos).line()}")
+    casino = diceset.SHARED / "casino-crops-train"
+    if (casino / "crops.csv").is_file():
+        _, rows = diceset.crop_split(casino)
+        print(f"{casino.name}, measured part ('val'): {len(rows)} crops")
+        crop_readers = {"rules": read_crop, "learned": learned.read_crop}
+        for reader, read_one in crop_readers.items():
+            print(f"  {reader:8s} {score_crops(read_one, casino, rows).line()}")
+    for (w, h), ms in speed(learned).items():
+        print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one thread)")
+    return 0
