@@ -518,6 +518,11 @@ class TableSession(HostCommands):
             raise NotYourSeat("this phone has no seat at this table")
         if token is None:
             raise NotYourSeat("take a seat at this table first; watchers cannot play")
+        if action.get("type") in getattr(table.game, "table_actions", ()):
+            if not seating.is_host(table, token):
+                raise NotYourSeat("only the host's phone can correct the board")
+            seat = table.seat_of(token)
+            return table.players[seat] if seat is not None else "the host"
         if table.game.current_player(table.state) == CHANCE:
             refusal = seating.chance_refusal(table, token)
         else:

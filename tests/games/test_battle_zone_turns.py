@@ -4,6 +4,7 @@ refusals of malformed actions, and the board as a camera would read it."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,65 @@ def test_the_example_log_replays_with_companion_replay(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["state"]["board"]["d3"] == {"colour": "red", "size": 1, "controller": 0}
     assert out["state"]["active"] == 1 and out["summary"]["winner"] is None
+
+
+# ---- board correction (the table keeps the physical board in step) ---------------------------------------
+def test_a_correction_sets_one_square_and_keeps_the_45_accounted_for(bz):
+    state = bz.position({"c3": ("red", 1, 0)}, dice=(1, 2, 3))
+    fix = {"type": "correct", "square": "c3", "piece": {"colour": "blue", "size": 2, "controller": 1}}
+    state, events = bz.play(state, fix)
+    assert state["board"]["c3"] == {"colour": "blue", "size": 2, "controller": 1}
+    assert state["supply"]["red"] == [3, 3, 3] and state["supply"]["blue"] == [3, 2, 3]
+    said = "c3 now holds a medium blue, lying for Bob (it held a small red, lying for Alice)"
+    assert said in events[0]["text"]
+    state, _ = bz.play(state, {"type": "correct", "square": "c3", "piece": None})
+    assert state["board"] == {} and sum(sum(v) for v in state["supply"].values()) == 45
+
+
+def test_a_correction_may_come_while_a_roll_is_due_and_replays_from_the_log():
+    state = G.new_game(["Alice", "Bob"])
+    fix = {"type": "correct", "square": "e4", "piece": {"colour": "green", "size": 3, "controller": None}}
+    state, _ = G.apply(state, fix)
+    assert G.roll_request(state) is not None and state["board"]["e4"]["size"] == 3
+    replayed = G.new_game(["Alice", "Bob"])
+    for action in (fix,):
+        replayed, _ = G.apply(replayed, action)
+    assert replayed == state
+
+
+@pytest.mark.parametrize("piece, words", [
+    ({"colour": "red", "size": 1, "controller": True}, "controller"),
+    ({"colour": "red", "size": 4, "controller": None}, "size"),
+    ({"colour": "red", "size": 1.0, "controller": None}, "size"),
+    ({"colour": "pink", "size": 1, "controller": None}, "not a colour"),
+    ({"colour": "red", "size": 1}, '"piece"'),
+    ({"colour": "red", "size": 2, "controller": 0}, "no medium red is left"),
+    ({"colour": "blue", "size": 1, "controller": 0}, "already holds"),
+])
+def test_an_impossible_correction_is_refused_with_a_sentence(bz, piece, words):
+    state = bz.position({"c3": ("blue", 1, 0)}, empty_supply=[("red", 2)])
+    assert words in bz.refused(state, {"type": "correct", "square": "c3", "piece": piece})
+
+
+def test_no_correction_in_the_middle_of_a_transport(bz):
+    state, _ = bz.play(bz.position({"d4": ("yellow", 1, 0), "c3": ("red", 1, 1)}, dice=(4, 5, 5)),
+                       {"type": "activate", "die": 0, "square": "d4"})
+    assert "finish the transport" in bz.refused(state, {"type": "correct", "square": "a1", "piece": None})
+
+
+# ---- exact odds of the next roll -------------------------------------------------------------------------
+def test_the_chance_of_a_die_of_one_colour_counts_its_face_and_the_six():
+    from companion.games.battle_zone.odds import p_at_least
+
+    assert p_at_least(1) == 1 - Fraction(4, 6) ** 3 == Fraction(19, 27)
+    assert p_at_least(2) == Fraction(7, 27) and p_at_least(3) == Fraction(1, 27)
+    assert p_at_least(1, colours=5) == 1
+
+
+def test_the_view_shows_the_board_square_by_square_and_the_chance_of_a_missing_colour(bz):
+    state = bz.position({"c3": ("blue", 1, 0)})
+    state["exited"][0] = [{"colour": c, "size": 1} for c in ("red", "blue", "green")]
+    view = G.view(state, 0)
+    assert view["squares"]["c3"]["points"] == "N" and view["squares"]["a1"] is None
+    assert view["odds"]["one_colour"]["1"]["exact"] == "19/27"
+    assert view["odds"]["missing"] == {"colours": ["yellow", "black"], "p": 1 - 0.5**3, "exact": "7/8"}

@@ -17,12 +17,15 @@ State (plain JSON):
 
 from __future__ import annotations
 
+import copy
+from typing import ClassVar
+
 from ..base import CHANCE, Action, Event, Game, State
 from ..dice import D6, DieRequest, RollRequest
 from ..errors import BadOptions, IllegalAction
 from ..shapes import OneOf, Opt, Whole
-from . import actions, powers, supply
-from .board import DIRECTIONS, SQUARES, describe, path
+from . import actions, correction, odds, powers, supply
+from .board import DIRECTIONS, SQUARES, describe, path, reading
 from .options import COLOUR_SETS, BattleZoneOptions
 
 RECENT_EVENTS = 20
@@ -48,6 +51,10 @@ class BattleZone(Game):
         "move": {**_DIE, "direction": OneOf(tuple(DIRECTIONS), "direction")},
         "transport": _SQUARE, "put": _SQUARE, "grow": _SQUARE, "stop": {}, "end": {}, "draw": {},
     }
+    moves_pieces = frozenset({"place", "take", "upgrade", "activate", "move", "exit", "destroy", "control",
+                              "upgrade_removed", "freeze", "transport", "correct"})
+    #: Actions any seated player may send at any moment, whoever is to move (the table's tools).
+    table_actions: ClassVar[tuple[str, ...]] = (correction.CORRECT,)
 
     # ---- the shared vocabulary ---------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:
@@ -94,6 +101,26 @@ class BattleZone(Game):
             out.append({"type": "end"})
         if _stalled(state):
             out.append({"type": "draw"})
+        return out
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """As every game; a board correction (correction.py) may also come while a roll is due."""
+        if not (isinstance(action, dict) and action.get("type") == correction.CORRECT):
+            return super().apply(state, action)
+        if self.is_over(state):
+            raise IllegalAction("the game is over")
+        nxt = copy.deepcopy(state)
+        events = correction.correct(nxt, action)
+        nxt["recent"] = (nxt["recent"] + events)[-RECENT_EVENTS:]
+        nxt["version"] = state.get("version", 0) + 1
+        return nxt, events
+
+    def view(self, state: State, player: int | None) -> State:
+        """Nothing is secret; the view adds the board square by square (board.reading) and the exact
+        chances of the next roll (odds.next_roll) for the phone."""
+        out = copy.deepcopy(state)
+        out["squares"] = reading(state)
+        out["odds"] = odds.next_roll(state, player)
         return out
 
     def summary(self, state: State) -> dict:
