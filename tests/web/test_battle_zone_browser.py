@@ -1,5 +1,5 @@
 """Two phones (360x740) play a Battle Zone turn: the roll read by the simulated camera, a die tapped, its
-legal squares lit on the board, an action applied, the physical step in the top bar on both phones, a
+legal squares lit on the board, an action applied, what to do with the pieces in the top bar on both phones, a
 board correction from the other phone, and the turn handed over."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_two_phones_play_a_battle_zone_turn_with_the_camera_roll(companion):
         ben.wait_for_selector(".seat .me")
 
         # Ann rolls three dice; the simulated camera throws them, she confirms the reading.
-        ann.wait_for_selector("#roll .reason:has-text('Ann: roll the three dice')")
+        ann.wait_for_selector("#status:has-text('Ann: roll the three dice')")
         settle_roll(ann)
         ann.wait_for_selector(".bz-die:not([disabled])")
         assert re.search(r"70\.4 % \(19/27\)", ann.locator("#bz-odds").inner_text())
@@ -64,7 +64,7 @@ def test_two_phones_play_a_battle_zone_turn_with_the_camera_roll(companion):
         lit.first.click()
         ann.locator("#bz-actions button.primary").first.click()
         for page in (ann, ben):
-            page.wait_for_selector("#bz-step:has-text('pointing at Ben')")
+            page.wait_for_selector("#todo:has-text('pointing at Ben')")
             assert page.locator(".bz-sq[aria-label*='lying, pointing at Ben']").count() == 1
 
         # Ben corrects the board: a large green stands on e4; both phones log and show it.
@@ -74,12 +74,14 @@ def test_two_phones_play_a_battle_zone_turn_with_the_camera_roll(companion):
         ben.get_by_role("button", name="Set the square").click()
         said = "Board corrected: e4 now holds a large green, upright"
         for page in (ann, ben):
-            page.wait_for_selector(f"#bz-step:has-text('{said}')")
+            page.wait_for_selector(f"#todo:has-text('{said}')")
             assert page.locator(".bz-sq[aria-label='e4: large green, upright']").count() == 1
 
         # Ann ends her turn: Ben is asked to roll.
         ann.get_by_role("button", name="End the turn (leave the dice left)").click()
-        ben.wait_for_selector("#roll .reason:has-text('Ben: roll the three dice')")
+        ben.wait_for_selector("#status:has-text('Ben: roll the three dice')")
+        width = ann.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= SMALL_PHONE["width"], f"the page is {width} px wide on a 360 px phone"
         ann.screenshot(path="/tmp/bz-ann.png", full_page=True)
         assert errors == []
         browser.close()

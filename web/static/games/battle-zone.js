@@ -1,6 +1,7 @@
 // Battle Zone on the phone: the board from above, the dice of the turn, a die's legal actions on the
 // board (its pyramids, a move's target, an activation's range), the powers' steps, the supply, the
-// exits, the exact odds of the next roll, and the board correction.
+// exits, the exact odds of the next roll, and the board correction. What to do with the physical
+// pieces is the page's top bar (#todo), from the events the engine names in moves_pieces.
 (function () {
   const INK = {
     red: "#e5484d", yellow: "#f5d90a", green: "#30a46c", blue: "#3e63dd", black: "#1c1c1c",
@@ -76,13 +77,6 @@
     }
   }
 
-  function topBar(s) {
-    const last = s.history.length ? s.history[s.history.length - 1] : null;
-    const texts = last ? last.texts.filter((t) => !/turn: roll/.test(t)) : [];
-    return '<div class="card bz-step" id="bz-step"><h2>At the table</h2>' +
-      (texts.length ? texts.map((t) => "<p>" + Companion.esc(t) + "</p>").join("") : "<p>Set up: the board is empty, every pyramid beside it.</p>") + "</div>";
-  }
-
   function render(s, el, ui) {
     const st = s.state;
     const flip = s.seat === 1;
@@ -101,7 +95,7 @@
       ring = rangeOf(st, activation.square, p.controller === null ? p.size - 1 : p.size);
     } else if (st.pending) ring = new Set(st.pending.zone || []);
 
-    let html = topBar(s);
+    let html = "";
     if (st.dice.length) {
       html += '<div class="card"><h2>Dice' + (s.to_move === s.seat ? ": tap one" : "") + '</h2><div class="row bz-dice">' + st.dice.map((d, i) => {
         const live = !d.used && dieActions.some((a) => a.die === i);
