@@ -42,7 +42,7 @@ def test_two_phones_play_a_battle_zone_turn_with_the_camera_roll(companion):
         ann.get_by_role("button", name="Start").click()
         ann.wait_for_url(re.compile(r"/t/"))
         code = ann.locator("#show-qr").inner_text().strip()
-        ann.locator(".seat", has_text="Ann").get_by_role("button", name="Take seat").click()
+        ann.locator("#seats.offer").get_by_role("button", name="Ann").click()  # the creator's seat
         ann.wait_for_selector(".seat .me")
         ben.goto(companion.url + "/")
         ben.fill("#join-code", code)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..base import Options
+from ..base import Options, about
 from ..errors import BadOptions
 
 #: The colour each die face 1-5 stands for, by kind of 3HOUSE (3.1); a 6 is any colour.
@@ -26,11 +26,19 @@ class BattleZoneOptions(Options):
     player may not decline a die that has a legal action (B7); `stall_turns`: after this many turns in a
     row without an exit, the player to act may end the game as a draw (B13; 0 never offers it)."""
 
-    colours: str = "rainbow"
-    range: str = "filled"
-    upgrade_standing: bool = False
-    must_use_all_dice: bool = False
-    stall_turns: int = 30
+    colours: str = field(default="rainbow", metadata=about(
+        "Pyramid colours", "The colours of your three Treehouse sets (die 1 to 5 in this order).",
+        {"rainbow": "Rainbow: red, blue, green, yellow, black",
+         "xeno": "Xeno: orange, purple, cyan, clear, white"}))
+    range: str = field(default="filled", metadata=about(
+        "A pyramid's range", "Which squares a power reaches around its pyramid (B1).",
+        {"filled": "every square up to its pips away", "ring": "only the squares exactly its pips away"}))
+    upgrade_standing: bool = field(default=False, metadata=about(
+        "Upgrade upright pyramids", "The upgrade action may also take an upright one (B4, BGG's reading)."))
+    must_use_all_dice: bool = field(default=False, metadata=about(
+        "Use every die", "A die that has a legal action must be used (B7)."))
+    stall_turns: int = field(default=30, metadata=about(
+        "Offer a draw after", "Turns in a row without an exit before a draw is offered (0: never)."))
 
     def check(self) -> None:
         """Raise BadOptions with a readable reason when an option has an impossible value."""
