@@ -1,6 +1,6 @@
 """Two phones (360x740) play a Battle Zone turn: the roll read by the simulated camera, a die tapped, its
 legal squares lit on the board, an action applied, what to do with the pieces in the top bar on both phones, a
-board correction from the other phone, and the turn handed over."""
+board correction from the host's phone, and the turn handed over."""
 
 from __future__ import annotations
 
@@ -67,11 +67,13 @@ def test_two_phones_play_a_battle_zone_turn_with_the_camera_roll(companion):
             page.wait_for_selector("#todo:has-text('pointing at Ben')")
             assert page.locator(".bz-sq[aria-label*='lying, pointing at Ben']").count() == 1
 
-        # Ben corrects the board: a large green stands on e4; both phones log and show it.
-        ben.locator("#bz-correct summary").click()
-        ben.select_option("#bz-fix-square", "e4")
-        ben.select_option("#bz-fix-piece", "green:3")
-        ben.get_by_role("button", name="Set the square").click()
+        # Ann hosts (she made the table) and corrects the board: a large green stands on e4; both
+        # phones log and show it. Ben's phone has no correction form.
+        assert ben.locator("#bz-correct").count() == 0
+        ann.locator("#bz-correct summary").click()
+        ann.select_option("#bz-fix-square", "e4")
+        ann.select_option("#bz-fix-piece", "green:3")
+        ann.get_by_role("button", name="Set the square").click()
         said = "Board corrected: e4 now holds a large green, upright"
         for page in (ann, ben):
             page.wait_for_selector(f"#todo:has-text('{said}')")

@@ -176,7 +176,7 @@
     html += '<div class="card"><h2>Supply</h2><table class="bz-supply"><tr><th></th><th>S</th><th>M</th><th>L</th></tr>' +
       st.colours.map((c) => "<tr><td><span class=\"swatch\" style=\"background:" + INK[c] + '"></span>' + c + "</td>" +
         st.supply[c].map((n) => "<td>" + n + "</td>").join("") + "</tr>").join("") + "</table></div>";
-    if (s.seat !== null && !s.over) {
+    if (s.phone && s.phone.host && !s.over) { // the host's phone keeps the board in step
       const squares = [];
       for (let y = 1; y <= 8; y++) for (const f of FILES) squares.push(f + y);
       html += '<details class="card" id="bz-correct"><summary>Correct the board</summary><p><small>When the pyramids on the table and here disagree: set one square as it really is. The correction is logged.</small></p>' +
