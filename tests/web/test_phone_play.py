@@ -146,3 +146,63 @@ def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
     ann.locator("#confirm").click()
     ann.wait_for_selector("#correct")
     assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
+
+
+def play_to_the_end(session, table, seed: int = 3) -> None:
+    """Random legal moves and rolls through the session, each entered by a phone allowed to, until the end."""
+    import random
+
+    from companion.games import CHANCE, FACES
+    from companion.table import TableError
+
+    rng = random.Random(seed)
+    for _ in range(3000):
+        game, state = table.game, table.state
+        if game.is_over(state):
+            return
+        request = game.roll_request(state)
+        if request is not None:
+            action = {"type": "roll", "values": [rng.choice(FACES[d.kind]) for d in request.dice]}
+        else:
+            action = rng.choice(game.legal_actions(state))
+        mover = game.current_player(state)
+        tokens = list(table.seats.values()) if mover == CHANCE else [table.seats[mover]]
+        for token in tokens:
+            try:
+                session.act(table.id, table.version, action, token)
+                break
+            except TableError:
+                continue
+    raise AssertionError("the game did not end")
+
+
+def test_the_ending_shows_the_winner_the_scores_and_plays_again_with_the_same_seats(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["Ann", "Ben"], {"stack_captor": "controller"})
+    ann = seated_phone(browser, server.url, table.id, 0)
+    ben = seated_phone(browser, server.url, table.id, 1)
+    play_to_the_end(session, table)
+    winners = table.game.summary(table.state)["winner_names"]
+    for page in (ann, ben):
+        page.wait_for_selector("#status.over")
+        banner = page.locator("#status")
+        assert all(name in banner.inner_text() for name in winners) and "win" in banner.inner_text()
+        assert in_view(page, banner)
+        scores = page.locator("#summary")
+        assert in_view(page, scores.locator("h2").first)
+        assert "tree" in scores.inner_text() or "loose" in scores.inner_text()  # the breakdown
+    ann.once("dialog", lambda dialog: dialog.dismiss())  # after the end, undo asks first
+    if ann.locator("#undo").count():
+        ann.locator("#undo").click()
+        assert table.game.is_over(table.state)
+    again = ann.get_by_role("button", name="Play again: same players and seats")
+    assert in_view(ann, again)
+    again.click()
+    for page in (ann, ben):
+        page.wait_for_url(lambda url: table.id not in url)
+        page.wait_for_selector("#seats .me")
+    fresh = session.get(table.next_id)
+    assert fresh.players == ["Ann", "Ben"] and fresh.options == {"stack_captor": "controller"}
+    assert fresh.seats == table.seats
+    assert ann.locator("#seats .seat:has(.me)").inner_text().startswith("Ann")
+    assert ben.locator("#seats .seat:has(.me)").inner_text().startswith("Ben")

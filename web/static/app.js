@@ -171,7 +171,13 @@ const Companion = (function () {
     const el = $("status");
     el.className = "status";
     if (snap.ended) { el.textContent = "The host ended this game"; el.classList.add("over"); return; }
-    if (snap.over) { el.textContent = "Game over"; el.classList.add("over"); return; }
+    if (snap.over) {
+      const sum = snap.summary || {};
+      const winners = sum.winner_names || sum.winners || [];
+      el.textContent = winners.length ? winners.join(" and ") + (winners.length > 1 ? " share the win" : " wins") + "!" : "Game over";
+      el.classList.add("over");
+      return;
+    }
     if (snap.roll) { el.textContent = snap.roll.reason; return; }
     if (snap.state.draw && snap.state.draw.reason) { el.textContent = snap.state.draw.reason; return; }
     if (snap.to_move === snap.seat) { el.textContent = "Your turn, " + playerName(snap.seat); el.classList.add("mine"); return; }
@@ -408,10 +414,12 @@ const Companion = (function () {
     el.hidden = !buttons.length;
     el.innerHTML = '<div class="row">' + buttons.join("") + "</div>";
     if ($("undo")) $("undo").onclick = () => ask("Undo " + snap.undo_what + "?", "/undo", { version: snap.version });
+    // After the end, correcting a roll reopens the game: ask first.
+    const sure = (what) => !snap.over || window.confirm("The game is over. " + what + " and reopen it?");
     if ($("correct")) {
       $("correct").onclick = () => {
         const last = snap.last_roll;
-        if (!last) return;
+        if (!last || !sure("Correct the last roll")) return;
         manual = { mode: "correct", request: last.request, values: last.values.slice() };
         render(snap);
       };
@@ -421,6 +429,14 @@ const Companion = (function () {
   function renderHistory() {
     $("history").innerHTML = snap.history.slice().reverse().map((h) =>
       "<li>" + h.texts.map(esc).join("<br>") + (h.by ? " <small>(" + esc(h.by) + ")</small>" : "") + "</li>").join("");
+  }
+
+  // Play again: this phone keeps its seat at the new table (same token) and goes there.
+  function follow(nextId) {
+    if (follow.done) return;
+    follow.done = true;
+    if (token) localStorage.setItem("seat-token:" + nextId, token);
+    location.href = "/t/" + nextId;
   }
 
   function render(s) {
@@ -435,7 +451,17 @@ const Companion = (function () {
     if (g) g.render(snap, $("board"), { act, api, esc, toast, playerName, render: () => render(snap) });
     const summary = $("summary");
     summary.hidden = !snap.summary;
-    if (snap.summary && g && g.summary) summary.innerHTML = g.summary(snap, esc);
+    if (snap.summary && g && g.summary) {
+      summary.innerHTML = g.summary(snap, esc) + (snap.seat !== null ?
+        '<button class="primary big" id="again">Play again: same players and seats</button>' : "");
+      if ($("again")) {
+        $("again").onclick = async () => {
+          const data = await api("/again", {});
+          if (data) follow(data.id);
+        };
+      }
+    }
+    if (snap.next_table) follow(snap.next_table);
     renderHistory();
   }
 
