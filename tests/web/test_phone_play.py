@@ -7,6 +7,8 @@ The web app runs alone (no camera); the test types the rolls and proposes readin
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
@@ -148,8 +150,9 @@ def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
     assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
 
 
-def play_to_the_end(session, table, seed: int = 3) -> None:
-    """Random legal moves and rolls through the session, each entered by a phone allowed to, until the end."""
+def play_to_the_end(session, table, seed: int = 3, until=None) -> None:
+    """Random legal moves and rolls through the session, each entered by a phone allowed to, until the end
+    (or until `until(state)` holds)."""
     import random
 
     from companion.games import CHANCE, FACES
@@ -158,7 +161,7 @@ def play_to_the_end(session, table, seed: int = 3) -> None:
     rng = random.Random(seed)
     for _ in range(3000):
         game, state = table.game, table.state
-        if game.is_over(state):
+        if game.is_over(state) or until is not None and until(state):
             return
         request = game.roll_request(state)
         if request is not None:
@@ -206,3 +209,53 @@ def test_the_ending_shows_the_winner_the_scores_and_plays_again_with_the_same_se
     assert fresh.seats == table.seats
     assert ann.locator("#seats .seat:has(.me)").inner_text().startswith("Ann")
     assert ben.locator("#seats .seat:has(.me)").inner_text().startswith("Ben")
+
+
+EMOJI = re.compile("[\u2600-\u27bf\U0001f300-\U0001faff]")
+
+
+def satansbraten_fought(state) -> bool:
+    """A fight this round that the Satansbraten fought, with its total shown."""
+    ranks = state.get("ranks") or []
+    for fight in state.get("fights") or []:
+        for i, seat in enumerate(fight["fighters"]):
+            if ranks[seat] == "satansbraten" and fight["totals"][i] is not None and "oberteufel" in ranks \
+                    and state["dice"][ranks.index("oberteufel")]:
+                return True
+    return False
+
+
+def test_dice_devils_glosses_icons_satansbraten_total_reveal_grid_and_final_count(web, browser):
+    session, server = web
+    table = session.create("dice-devils", ["Ann", "Ben", "Cy"])
+    ann = seated_phone(browser, server.url, table.id, 0)
+    for seat in (1, 2):
+        session.claim_seat(table.id, seat)
+    play_to_the_end(session, table, seed=5, until=satansbraten_fought)
+    ann.wait_for_selector(".dd-why")
+    why = ann.locator(".dd-why").inner_text()
+    match = re.search(r"Satansbraten: ([\d + ]+) \+ (\d) \(the Oberteufel's lowest die\) = (\d+)", why)
+    assert match, why
+    assert sum(int(v) for v in match.group(1).split("+")) + int(match.group(2)) == int(match.group(3))
+    devils = ann.locator("#dd-devils").inner_text()
+    assert "Head Devil" in devils and "Holy Terror" in devils
+
+    def supply_short(state) -> bool:
+        draw = state.get("draw") or {}
+        supply = state["supply"]
+        return draw.get("kind") == "items" and sum(1 for n in supply.values() if n) < len(supply)
+
+    play_to_the_end(session, table, seed=6, until=supply_short)
+    assert not table.game.is_over(table.state)
+    left = sorted(t for t, n in table.state["supply"].items() if n)
+    ann.wait_for_selector("#dd-reveal .dd-type")
+    shown = ann.locator("#dd-reveal button[data-type]").evaluate_all("bs => bs.map(b => b.dataset.type)")
+    assert sorted(shown) == left  # types run out of the supply are not offered
+
+    play_to_the_end(session, table, seed=7)
+    ann.wait_for_selector("#summary:has-text('Final count')")
+    assert ann.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    table_box = ann.locator("#summary table").bounding_box()
+    assert table_box["x"] >= 0 and table_box["x"] + table_box["width"] <= SMALL_PHONE["width"]
+    assert ann.locator(".dd-item svg").count() > 0
+    assert not EMOJI.search(ann.locator("body").inner_text())

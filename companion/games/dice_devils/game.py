@@ -218,6 +218,8 @@ class DiceDevils(Game):
         out = copy.deepcopy(state)
         out["collection_sizes"] = [len(c) for c in state["collections"]]
         out["supply_count"] = sum(state["supply"].values())
+        # which types can still be turned up (the reveal is entered by tapping them), not how many
+        out["supply_types"] = sorted(t for t, n in state["supply"].items() if n)
         if not state["options"]["open_collections"]:
             out["collections"] = [
                 list(c) if seat == player else None for seat, c in enumerate(state["collections"])

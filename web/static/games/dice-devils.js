@@ -7,11 +7,30 @@
     oberteufel: "Oberteufel", spielteufel: "Spielteufel", fehlerteufel: "Fehlerteufel",
     putzteufel: "Putzteufel", springteufel: "Springteufel", satansbraten: "Satansbraten",
   };
-  // type -> [words, picture, value]; the order of the box (1-point types first).
+  // Each devil's name in English beside the German one.
+  const GLOSS = {
+    oberteufel: "Head Devil", spielteufel: "Gambling Devil", fehlerteufel: "Blunder Devil",
+    putzteufel: "Clean Freak", springteufel: "Jumping Devil", satansbraten: "Holy Terror",
+  };
+  // Item pictures as inline SVG (24 x 24, drawn in the text colour): no emoji font needed.
+  const PIC = {
+    bed: '<rect x="2" y="12" width="20" height="5" rx="1"/><rect x="4" y="8" width="7" height="4" rx="1.5"/><rect x="2" y="17" width="2" height="3"/><rect x="20" y="17" width="2" height="3"/>',
+    heater: '<rect x="3" y="6" width="3" height="13" rx="1.5"/><rect x="8" y="6" width="3" height="13" rx="1.5"/><rect x="13" y="6" width="3" height="13" rx="1.5"/><rect x="18" y="6" width="3" height="13" rx="1.5"/><rect x="2" y="12" width="20" height="2"/>',
+    ear_muffs: '<path d="M5 14a7 7 0 0 1 14 0" fill="none" stroke="currentColor" stroke-width="2.2"/><circle cx="5" cy="15.5" r="3.5"/><circle cx="19" cy="15.5" r="3.5"/>',
+    scarf: '<rect x="3" y="5" width="18" height="5" rx="2"/><rect x="13" y="9" width="5" height="12" rx="1"/><path d="M13 21h5" stroke="currentColor" stroke-width="2" stroke-dasharray="1 1"/>',
+    tea_cup: '<path d="M3 9h13v4a6 6 0 0 1-6 6H9a6 6 0 0 1-6-6z"/><path d="M16 10.5h2a2.5 2.5 0 0 1 0 5h-2.5" fill="none" stroke="currentColor" stroke-width="2"/><rect x="2" y="20" width="16" height="1.8" rx=".9"/>',
+    hot_water_bottle: '<rect x="5" y="7" width="14" height="15" rx="5"/><rect x="10" y="2.5" width="4" height="5" rx="1"/>',
+    night_cap: '<path d="M4 18L15 4l5 14z"/><circle cx="15" cy="4" r="2.2"/><rect x="3" y="17" width="18" height="3.5" rx="1.5"/>',
+    chili_pepper: '<path d="M7 7c3 0 4 3 5 6s4 6 9 7c-6 2-13-1-15-7-1-3-1-6 1-6z"/><path d="M7 7c0-2 1-4 4-4" fill="none" stroke="currentColor" stroke-width="2"/>',
+    hot_bath: '<path d="M2 11h20v3a6 6 0 0 1-6 6H8a6 6 0 0 1-6-6z"/><path d="M5 11V5.5a2 2 0 0 1 4 0" fill="none" stroke="currentColor" stroke-width="2"/><path d="M6 20l-1 2M18 20l1 2" stroke="currentColor" stroke-width="2"/>',
+    iron: '<path d="M2 18h19l-2-8a4 4 0 0 0-4-3H7v2h7.5l.8 3H7a5 5 0 0 0-5 5z"/>',
+    grill: '<path d="M3 9h18a9 7 0 0 1-18 0z"/><path d="M8 15l-3 7M16 15l3 7M12 16v6" stroke="currentColor" stroke-width="2"/>',
+  };
+  // type -> [words, value]; the order of the box (1-point types first).
   const ITEMS = {
-    bed: ["bed", "🛏️", 1], heater: ["heater", "♨️", 1], ear_muffs: ["ear muffs", "🎧", 1], scarf: ["scarf", "🧣", 1],
-    tea_cup: ["tea cup", "🍵", 1], hot_water_bottle: ["hot-water bottle", "🧴", 1], night_cap: ["night cap", "💤", 1],
-    chili_pepper: ["chili pepper", "🌶️", 2], hot_bath: ["hot bath", "🛁", 2], iron: ["iron", "👔", 3], grill: ["grill", "🍖", 3],
+    bed: ["bed", 1], heater: ["heater", 1], ear_muffs: ["ear muffs", 1], scarf: ["scarf", 1],
+    tea_cup: ["tea cup", 1], hot_water_bottle: ["hot-water bottle", 1], night_cap: ["night cap", 1],
+    chili_pepper: ["chili pepper", 2], hot_bath: ["hot bath", 2], iron: ["iron", 3], grill: ["grill", 3],
   };
   const STEP = {
     reveal: "dice are being revealed", spielteufel: "the Spielteufel decides", force: "forced re-roll",
@@ -26,10 +45,13 @@
   const itemName = (t) => (ITEMS[t] ? ITEMS[t][0] : t);
 
   function itemChip(t, esc, extra) {
-    const it = ITEMS[t] || [t, "?", 0];
-    return '<span class="dd-item v' + it[2] + '"><span class="dd-pic" aria-hidden="true">' + it[1] + "</span>" + esc(it[0]) +
-      '<span class="dd-val" title="' + it[2] + ' point' + (it[2] > 1 ? "s" : "") + '">' + it[2] + "</span>" + (extra || "") + "</span>";
+    const it = ITEMS[t] || [t, 0];
+    const pic = '<svg class="dd-pic" viewBox="0 0 24 24" width="22" height="22" fill="currentColor" aria-hidden="true">' + (PIC[t] || "") + "</svg>";
+    return '<span class="dd-item v' + it[1] + '">' + pic + esc(it[0]) +
+      '<span class="dd-val" title="' + it[1] + ' point' + (it[1] > 1 ? "s" : "") + '">' + it[1] + "</span>" + (extra || "") + "</span>";
   }
+
+  const gloss = (r) => '<small class="dd-gloss">' + GLOSS[r] + "</small>";
 
   // "Alice (Oberteufel)", or just the name before the ranks are drawn.
   function who(s, seat) {
@@ -53,7 +75,7 @@
       return '<div class="card dd-you" id="dd-you"><h2>Your devil</h2><p>Not drawn yet: draw a grab tile.</p></div>';
     }
     let html = '<div class="card dd-you" id="dd-you"><h2>Your devil</h2>' +
-      '<p class="dd-me"><span class="dd-rank big">' + rankNo(you.rank) + "</span><b>" + esc(you.title) + "</b></p>" +
+      '<p class="dd-me"><span class="dd-rank big">' + rankNo(you.rank) + "</span><b>" + esc(you.title) + "</b> " + gloss(you.rank) + "</p>" +
       '<p class="dd-ability">' + esc(you.ability) + "</p>";
     if (you.next_rank && you.next_rank !== you.rank) html += '<p class="dd-next">From next round: <b>' + esc(TITLE[you.next_rank]) + "</b></p>";
     const rows = grouped(you.collection);
@@ -74,7 +96,7 @@
     html += st.players.map((name, seat) =>
       '<label class="dd-pick">' + esc(name) + ' <select data-rank-seat="' + seat + '" aria-label="' + esc(name) + "'s rank\">" +
       '<option value="">which devil?</option>' +
-      st.devils.map((r) => '<option value="' + r + '"' + (rankPick.ranks[seat] === r ? " selected" : "") + ">" + rankNo(r) + " · " + TITLE[r] + "</option>").join("") +
+      st.devils.map((r) => '<option value="' + r + '"' + (rankPick.ranks[seat] === r ? " selected" : "") + ">" + rankNo(r) + " · " + TITLE[r] + " (" + GLOSS[r] + ")</option>").join("") +
       "</select></label>").join("");
     const ready = rankPick.ranks.every((r) => r);
     return html + '<button class="primary big" id="dd-ranks-ok"' + (ready ? "" : " disabled") + ">These are the ranks</button></div>";
@@ -107,7 +129,8 @@
         itemChip(t, esc) + " ✕</button>").join("")
       : "<small>Tap the " + n + " item" + (n > 1 ? "s" : "") + " turned face up.</small>") + "</p>";
     const full = revealPick.items.length >= n;
-    html += '<div class="dd-grid">' + Object.keys(ITEMS).map((t) =>
+    const left = st.supply_types || Object.keys(ITEMS); // types run out of the supply are not offered
+    html += '<div class="dd-grid">' + Object.keys(ITEMS).filter((t) => left.includes(t)).map((t) =>
       '<button class="dd-type" data-type="' + t + '"' + (full ? " disabled" : "") + ">" + itemChip(t, esc) + "</button>").join("") + "</div>";
     return html + '<button class="primary big" id="dd-reveal-ok"' + (revealPick.items.length === n ? "" : " disabled") + ">" +
       (revealPick.items.length === n ? "Turned up: " + esc(revealPick.items.map(itemName).join(", ")) : revealPick.items.length + " of " + n + " entered") + "</button></div>";
@@ -226,7 +249,7 @@
       }
       const next = st.next_ranks[seat] !== r ? " → " + TITLE[st.next_ranks[seat]] : "";
       return '<div class="dd-devil' + (s.to_move === seat ? " now" : "") + '"><span class="dd-rank">' + rankNo(r) + "</span><span><b>" + esc(st.players[seat]) +
-        "</b> " + esc(TITLE[r] + next) + (note ? "<br><small>" + esc(note) + "</small>" : "") + '</span><span class="dd-held">' +
+        "</b> " + esc(TITLE[r] + next) + " " + gloss(r) + (note ? "<br><small>" + esc(note) + "</small>" : "") + '</span><span class="dd-held">' +
         st.collection_sizes[seat] + " item" + (st.collection_sizes[seat] === 1 ? "" : "s") + "</span></div>";
     }).join("");
     return html + "<p><small>" + st.supply_count + " items left face down.</small></p></div>";
@@ -278,8 +301,14 @@
         (won ? '<span class="dd-win">wins</span>' : "") + "</div>";
     }).join("");
     const ober = st.ranks.indexOf("oberteufel");
-    if (fight.fighters.some((x) => st.ranks[x] === "satansbraten") && !fight.fighters.includes(ober) && ober >= 0) {
-      html += "<p><small>The Satansbraten adds the Oberteufel's lowest die" + (st.dice[ober] ? ": " + Math.min(...st.dice[ober]) : " (not shown yet)") + ".</small></p>";
+    const satan = fight.fighters.find((x) => st.ranks[x] === "satansbraten");
+    if (satan !== undefined && ober >= 0) { // why the Satansbraten's total is more than its two dice
+      const own = st.dice[satan];
+      const low = st.dice[ober] ? Math.min(...st.dice[ober]) : null;
+      const total = fight.totals[fight.fighters.indexOf(satan)];
+      html += '<p class="dd-why"><small>' + (own && low !== null && total !== null && total !== undefined
+        ? "Satansbraten: " + own.join(" + ") + " + " + low + " (the Oberteufel's lowest die) = " + total
+        : "The Satansbraten adds the Oberteufel's lowest die" + (low !== null ? ": " + low : " (not shown yet)")) + ".</small></p>";
     }
     if (showOdds) html += "<p><small>Exact chance to win, before the dice are shown.</small></p>";
     if (fight.winner !== null) html += '<p class="dd-outcome">' + esc(who(s, fight.winner)) + " wins the " + esc(itemName(fight.item)) + ".</p>";
