@@ -103,7 +103,6 @@ class Table:
     ended: bool = False  # the host ended the game
     chosen_at: float = 0.0  # when it last became the table the camera serves (seconds since the epoch)
     requests: list[seating.Request] = field(default_factory=list)  # waiting for the host's word
-    next_id: str | None = None  # the table "Play again" made from this one, once the game is over
 
     @property
     def state(self) -> State:
@@ -372,28 +371,6 @@ class TableSession(HostCommands):
             self._give_seat(table, seat, token)
             return token
 
-    def play_again(self, table_id: str, token: str | None = None) -> Table:
-        """Once the game is over: a new table of the same game, players and options, where every phone
-        keeps its seat (the same tokens); the old table names it, so every phone can follow. Pressed
-        twice (two phones at once), the second gets the same new table. Where the table has a host, only
-        the host starts it (the host of the new table too)."""
-        with self._lock:
-            old = self.get(table_id)
-            if old.host is not None and not seating.is_host(old, token):
-                raise NotYourSeat("only the host starts another game")
-            self._presser(old, token)
-            if not old.game.is_over(old.state):
-                raise NotNow("the game is not over yet: finish it first")
-            if old.next_id is not None:
-                return self.get(old.next_id)
-            table = self.create(old.game.name, list(old.players), dict(old.options), token=old.host)
-            for seat, owner in sorted(old.seats.items()):
-                self._commit(table, "seat", {"seat": seat, "token": owner})
-            self._commit(old, "again", {"table": table.id})
-            old.next_id = table.id
-            self._tell(old, ["Play again: a new game with the same players and seats"])
-            return table
-
     def act(self, table_id: str, version: int, action: Action, token: str | None = None,
             source: str = "phone") -> list[str]:
         """Apply a player's decision or a roll typed on a phone; returns what happened, in words."""
@@ -599,8 +576,6 @@ class TableSession(HostCommands):
             table.host = body["token"]
         elif record.kind == "end":
             table.ended = True
-        elif record.kind == "again":
-            table.next_id = body["table"]
         elif record.kind == "current":
             table.chosen_at = record.at
         elif record.kind == "options":
@@ -727,7 +702,6 @@ class TableSession(HostCommands):
                 [-HISTORY_SHOWN:],
                 "last_roll": last_roll,
                 "todo": table.steps[-1].todo if table.steps else [],
-                "next_table": table.next_id,
                 "summary": game.summary(state) if game.is_over(state) else None,
             }
 

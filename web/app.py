@@ -187,12 +187,6 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
             return applied(table_id, session.confirm(table_id, None, token() or "", reading=shown))
         return applied(table_id, buttons[press](table_id, version(data), token() or "") or [])
 
-    @app.post("/api/tables/<table_id>/again")
-    def api_again(table_id: str):
-        """Play again: the same game, players and seats at a new table, once this game is over."""
-        table = session.play_again(table_id, token())
-        return jsonify(id=table.id, code=table.code, url=url_for("table_page", table_id=table.id)), 201
-
     @app.post("/api/tables/<table_id>/correct")
     def api_correct(table_id: str):
         data = body()

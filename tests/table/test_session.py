@@ -234,19 +234,3 @@ def test_every_reading_gets_its_own_photo_id(session):
         ids.add(session.propose_reading(table.id, dice(1)).photo_id)
         session.confirm(table.id, table.version, table.seats[1])
     assert len(ids) == 9 and all(ids)
-
-
-def test_play_again_keeps_players_options_and_seats_and_survives_a_restart(db, session):
-    table, alice, bob = seated(session)
-    with pytest.raises(NotNow, match="not over"):
-        session.play_again(table.id, alice)
-    while not table.game.is_over(table.state):
-        mover = table.seats[table.state["turn"]]
-        session.act(table.id, table.version, {"type": "bet", "dice": 2}, mover)
-        session.act(table.id, table.version, {"type": "roll", "values": [6, 6]}, mover)
-    fresh = session.play_again(table.id, bob)
-    assert session.play_again(table.id, alice) is fresh  # two phones pressing at once: one new table
-    assert (fresh.players, fresh.seats) == (table.players, table.seats)
-    assert fresh.seat_of(alice) == 0 and fresh.seat_of(bob) == 1
-    again = TableSession(EventStore(db))
-    assert again.get(table.id).next_id == fresh.id and again.get(fresh.id).seats == table.seats

@@ -431,14 +431,6 @@ const Companion = (function () {
       "<li>" + h.texts.map(esc).join("<br>") + (h.by ? " <small>(" + esc(h.by) + ")</small>" : "") + "</li>").join("");
   }
 
-  // Play again: this phone keeps its seat at the new table (same token) and goes there.
-  function follow(nextId) {
-    if (follow.done) return;
-    follow.done = true;
-    if (token) localStorage.setItem("seat-token:" + nextId, token);
-    location.href = "/t/" + nextId;
-  }
-
   function render(s) {
     snap = s;
     renderStatus();
@@ -452,16 +444,8 @@ const Companion = (function () {
     const summary = $("summary");
     summary.hidden = !snap.summary;
     if (snap.summary && g && g.summary) {
-      summary.innerHTML = g.summary(snap, esc) + (snap.seat !== null ?
-        '<button class="primary big" id="again">Play again: same players and seats</button>' : "");
-      if ($("again")) {
-        $("again").onclick = async () => {
-          const data = await api("/again", {});
-          if (data) follow(data.id);
-        };
-      }
+      summary.innerHTML = g.summary(snap, esc); // the host's card offers another game with the same seats
     }
-    if (snap.next_table) follow(snap.next_table);
     renderHistory();
   }
 
