@@ -135,7 +135,7 @@ def test_joker_as_seven_splits_like_a_seven():
 
 # ---- the search: grouped and deduplicated, the same as every path of single steps ------------------
 def _plain(board: tuple, seat: int, canadian: bool) -> set[tuple]:
-    layers = seven._layers(board, (), 7, (seat, canadian))
+    layers = seven._switching_layers(board, seat, canadian, 7)
     return {canonical(end) for end in layers[-1]}
 
 

@@ -71,16 +71,60 @@ def steps_of(board: Board, indices: Iterable[int]) -> list[tuple[Board, Step]]:
     return out
 
 
-def _layers(board: Board, indices: Iterable[int], left: int,
-            switching: tuple[int, bool] | None = None) -> list[dict]:
-    """Boards after 0..left single steps of `indices` (or, with `switching` = (seat, canadian), of the
-    marbles `movers` allows on each board), each with the board and step it was first reached from."""
+def _layers_of(board: Board, indices: Iterable[int], left: int) -> list[dict]:
+    """Boards after 0..left single steps of the marbles `indices`, each with the board and step it was
+    first reached from: `steps_of` written out inline, for speed (the hot loop of a Canadian 7)."""
+    plan = []
+    for i in indices:
+        if board[i] != KENNEL:
+            colour = i // 4
+            plan.append((i, i + 1, start_of(colour), FINISH + 4 * colour))
     layers: list[dict] = [{board: None}]
     for _ in range(left):
         nxt: dict[Board, tuple[Board, Step]] = {}
         for here in layers[-1]:
-            moving = movers(here, *switching) if switching else indices
-            for there, step in steps_of(here, moving):
+            for i, after, own_start, first in plan:
+                code = here[i]
+                if code < 0:
+                    continue
+                if code >= FRESH:
+                    to = own_start + 1
+                elif code >= FINISH:
+                    to = code + 1
+                    if (code - FINISH) % 4 != 3 and to not in here:
+                        there = here[:i] + (to,) + here[after:]
+                        if there not in nxt:
+                            nxt[there] = (here, (i, to))
+                    continue
+                else:
+                    if code == own_start and first not in here:
+                        there = here[:i] + (first,) + here[after:]
+                        if there not in nxt:
+                            nxt[there] = (here, (i, first))
+                    to = (code + 1) % 64
+                    if to % 16 == 0 and FRESH + to // 16 in here:
+                        continue
+                if to in here:
+                    landed = list(here)
+                    landed[here.index(to)] = KENNEL
+                    landed[i] = to
+                    there = tuple(landed)
+                else:
+                    there = here[:i] + (to,) + here[after:]
+                if there not in nxt:
+                    nxt[there] = (here, (i, to))
+        layers.append(nxt)
+    return layers
+
+
+def _switching_layers(board: Board, seat: int, canadian: bool, left: int) -> list[dict]:
+    """As `_layers_of`, with the marbles `movers` allows on each board (the player's last marble may
+    come home during the 7, and the partner's marbles move on)."""
+    layers: list[dict] = [{board: None}]
+    for _ in range(left):
+        nxt: dict[Board, tuple[Board, Step]] = {}
+        for here in layers[-1]:
+            for there, step in children(here, seat, canadian):
                 if there not in nxt:
                     nxt[there] = (here, step)
         layers.append(nxt)
@@ -136,17 +180,14 @@ def _switch_possible(board: Board, seat: int, canadian: bool, left: int) -> bool
 
 def outcomes(board: Board, seat: int, canadian: bool, left: int = 7) -> dict[Board, list[Step]]:
     """Each distinct board (canonical) that `left` single steps can reach, with one path of steps to it."""
-    finals: dict[Board, list[Step]] = {}
     if _switch_possible(board, seat, canadian, left):
-        layers = _layers(board, (), left, (seat, canadian))
-        for end in layers[-1]:
-            key = canonical(end)
-            if key not in finals:
-                finals[key] = _path(layers, left, end)
-        return finals
-    per_group = []  # per group, per number of steps it takes: [(changed marbles, path)]
-    for group in _groups(board, movers(board, seat, canadian), left):
-        layers = _layers(board, group, left)
+        return _finals(_switching_layers(board, seat, canadian, left))
+    groups = _groups(board, movers(board, seat, canadian), left)
+    if len(groups) <= 1:
+        return _finals(_layers_of(board, groups[0] if groups else (), left))
+    per_group = []  # per group, per number of steps it takes: [(changed marbles, (layers, depth, board))]
+    for group in groups:
+        layers = _layers_of(board, group, left)
         by_depth = []
         for depth, layer in enumerate(layers):
             seen: dict[Board, tuple] = {}
@@ -154,33 +195,41 @@ def outcomes(board: Board, seat: int, canadian: bool, left: int = 7) -> dict[Boa
                 key = canonical(end)
                 if key not in seen:
                     changed = tuple((i, end[i]) for i in range(16) if end[i] != board[i])
-                    seen[key] = (changed, _path(layers, depth, end))
+                    seen[key] = (changed, (layers, depth, end))
             by_depth.append(list(seen.values()))
         per_group.append(by_depth)
-    if per_group:
-        _combine(board, per_group, 0, left, [], finals)
+    found: dict[Board, tuple] = {}
+    _combine(list(board), per_group, 0, left, (), found)
+    return {key: [step for layers, depth, end in ends for step in _path(layers, depth, end)]
+            for key, ends in found.items()}
+
+
+def _finals(layers: list[dict]) -> dict[Board, list[Step]]:
+    """The distinct boards (canonical) of the last layer, each with the path to its first board."""
+    finals: dict[Board, list[Step]] = {}
+    depth = len(layers) - 1
+    for end in layers[-1]:
+        key = canonical(end)
+        if key not in finals:
+            finals[key] = _path(layers, depth, end)
     return finals
 
 
-def _combine(board: Board, per_group: list, g: int, left: int, chosen: list, finals: dict) -> None:
-    """Every way the groups from `g` on share `left` steps, each group with one of its outcomes."""
-    if g == len(per_group) - 1:
-        for changed, path in per_group[g][left]:
-            end = list(board)
-            for diff, _ in chosen:
-                for i, code in diff:
-                    end[i] = code
+def _combine(base: list[int], per_group: list, g: int, left: int, ends: tuple, found: dict) -> None:
+    """Every way the groups from `g` on share `left` steps, each group with one of its outcomes: `base` is
+    the board with the earlier groups' outcomes, `ends` where they came from."""
+    last = g == len(per_group) - 1
+    for depth in (left,) if last else range(left + 1):
+        for changed, end in per_group[g][depth]:
+            board = list(base)
             for i, code in changed:
-                end[i] = code
-            key = canonical(tuple(end))
-            if key not in finals:
-                finals[key] = [step for _, p in chosen for step in p] + path
-        return
-    for depth in range(left + 1):
-        for option in per_group[g][depth]:
-            chosen.append(option)
-            _combine(board, per_group, g + 1, left - depth, chosen, finals)
-            chosen.pop()
+                board[i] = code
+            if last:
+                key = canonical(tuple(board))
+                if key not in found:
+                    found[key] = ends + (end,)
+            else:
+                _combine(board, per_group, g + 1, left - depth, ends + (end,), found)
 
 
 def parts(board: Board, path: list[Step]) -> list[dict]:
