@@ -5,7 +5,9 @@ neither was trained on.
 - `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards),
 - the learned reader's speed on 640x480 and 1280x720 frames (one thread).
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
-above the table's certainty threshold is right, and the median CPU ms per frame (one read each).
+above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
+--sure`, whose default is the table's `confidence_threshold` setting), and the median CPU ms per frame
+(one read each).
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from vision import bench, diceset
 from vision.dice import Die
 from vision.images import load_image
 
-SURE = 0.8  # the table's default certainty threshold (companion.settings.confidence_threshold)
 Reader = Callable[[np.ndarray], list[Die]]
 
 
 @dataclass
 class Scores(bench.Tally):
-    """A bench tally that also counts the readings at or above SURE and how many of them are right."""
+    """A bench tally that also counts the readings at or above `threshold` (0-1, the table's certainty
+    threshold) and how many of them are right."""
 
+    threshold: float = field(kw_only=True)
     sure: int = 0
     sure_right: int = 0
     extra: list[str] = field(default_factory=list)
@@ -37,10 +40,10 @@ class Scores(bench.Tally):
         bench.score_photo(self, name, labels, dice)
         paired, extra = bench.match(labels, dice)
         for label, die in zip(labels, paired, strict=True):
-            if die is not None and die.confidence >= SURE:
+            if die is not None and die.confidence >= self.threshold:
                 self.sure += 1
                 self.sure_right += die.value == label.value and die.kind == label.kind
-        self.sure += sum(1 for d in extra if d.confidence >= SURE)
+        self.sure += sum(1 for d in extra if d.confidence >= self.threshold)
 
     def line(self) -> str:
         pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
@@ -78,8 +81,9 @@ def held_out_renders(count: int) -> list[tuple[str, np.ndarray, list[bench.Label
     return out
 
 
-def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]]) -> Scores:
-    scores = Scores()
+def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]], threshold: float
+              ) -> Scores:
+    scores = Scores(threshold=threshold)
     for name, image, labels in photos:
         dice, ms = _timed(read, image)
         scores.ms.append(ms)
@@ -87,10 +91,10 @@ def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label
     return scores
 
 
-def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, rows: list[dict[str, str]]
-                ) -> Scores:
+def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, rows: list[dict[str, str]],
+                threshold: float) -> Scores:
     """A crop holds one die: the reader is told so and names its value."""
-    scores = Scores()
+    scores = Scores(threshold=threshold)
     for row in rows:
         image = load_image(folder / row["crop"])
         t0 = time.process_time()
@@ -133,7 +137,8 @@ def run(args) -> int:
     templates = TreehouseTemplates.default()
     readers: dict[str, Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
                                   "learned": learned.read}
-    print(f"readings at or above {SURE} count as sure; ms are CPU ms, one read per frame")
+    sure = float(args.sure)
+    print(f"readings at or above {sure} count as sure; ms are CPU ms, one read per frame")
     sets = list(held_out_photos())
     renders = int(getattr(args, "renders", 1000))
     if renders:
@@ -141,14 +146,14 @@ def run(args) -> int:
     for name, photos in sets:
         print(f"{name}, measured part: {len(photos)} frames")
         for reader, read in readers.items():
-            print(f"  {reader:8s} {score_set(read, photos).line()}")
+            print(f"  {reader:8s} {score_set(read, photos, sure).line()}")
     casino = diceset.SHARED / "casino-crops-train"
     if (casino / "crops.csv").is_file():
         _, rows = diceset.crop_split(casino)
         print(f"{casino.name}, measured part ('val'): {len(rows)} crops")
         crop_readers = {"rules": read_crop, "learned": learned.read_crop}
         for reader, read_one in crop_readers.items():
-            print(f"  {reader:8s} {score_crops(read_one, casino, rows).line()}")
+            print(f"  {reader:8s} {score_crops(read_one, casino, rows, sure).line()}")
     for (w, h), ms in speed(learned).items():
         print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one thread)")
     return 0

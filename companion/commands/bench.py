@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 
+from companion.settings import Settings
+
 TARGETS = {
     "engine": ("companion.bench_engine", "random games/s, odds query µs, Battle Zone legal actions ms, "
                                          "DOG's worst-case 7 listing ms"),
@@ -27,6 +29,9 @@ def add_parser(sub) -> None:
                            "for N seeded rendered scenes, or 'compare': the rule-tuned and learned readers "
                            "side by side on the held-out photos and renders")
             t.add_argument("--renders", type=int, default=1000, help="with compare: held-out renders to read")
+            t.add_argument("--sure", type=float, default=Settings.confidence_threshold,
+                           help="with compare: readings at least this confident (0-1) count as sure "
+                           "(default: the table's confidence_threshold, %(default)s)")
             t.add_argument("--models", metavar="DIR", help="with compare: the learned reader's ONNX files "
                            "(default vision/data)")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
