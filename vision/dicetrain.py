@@ -8,7 +8,9 @@
 2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
    detector finds them (so it learns the crops it will be given), and of what the detector takes for
    a die where there is none (class "none").
-3. Temperature scaling of the classifier on crops of rendered scenes held out of its training.
+3. Calibration on renders held out of training: the detector's peak threshold (`peak_threshold`: the
+   score above which its peaks best match the true dice, by F1) and the classifier's temperature;
+   both go to the meta JSON beside the weights.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
 gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
 """
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision import diceset
-from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, LearnedReader
+from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, LearnedReader, peaks
 
 Log = print
 
@@ -98,11 +100,11 @@ def _layers():
 # ---------------------------------------------------------------- data, made in parallel
 
 
-def _render_tiles(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, first, count = args
+def _render_tiles(args: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, stream, first, count = args  # stream 0 trains, stream 3 calibrates
     tiles, maps = [], []
     for k in range(first, first + count):
-        tile, boxes = diceset.render_tile(np.random.default_rng([seed, 0, k]))
+        tile, boxes = diceset.render_tile(np.random.default_rng([seed, stream, k]))
         tiles.append(tile)
         maps.append(diceset.targets(boxes))
     return np.stack(tiles), np.stack(maps)
@@ -282,6 +284,53 @@ def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return best_t
 
 
+def best_threshold(found: list[tuple[float, bool]], dice: int) -> float:
+    """The score threshold with the best F1 over held-out tiles: `found` holds each peak's score and
+    whether it matched a true die (each die matched at most once), `dice` counts the true dice.
+    1.0 (above any score) when no peak matched a die."""
+    best, best_t, right, wrong = 0.0, 1.0, 0, 0
+    for score, matched in sorted(found, reverse=True):
+        right += matched
+        wrong += not matched
+        f1 = 2 * right / (2 * right + wrong + (dice - right))
+        if f1 > best:
+            best, best_t = f1, score
+    return best_t
+
+
+def matched_peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, target: np.ndarray
+                  ) -> tuple[list[tuple[float, bool]], int]:
+    """Every heatmap peak of one tile with whether it lies on a true top face (highest scores matched
+    first, one peak a die), and the tile's number of true dice; target is its `diceset.targets` map."""
+    truth = peaks(target[0], target[1:3], target[3:5], 1.0)
+    free = [(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) for cx, cy, w, h, _ in truth]
+    out = []
+    found = [p for p in peaks(heat, size, offset, 0.0) if p[4] > 0]  # a flat zero is no peak
+    for cx, cy, _, _, score in sorted(found, key=lambda p: -p[4]):
+        hit = next((box for box in free if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]), None)
+        if hit is not None:
+            free.remove(hit)
+        out.append((score, hit is not None))
+    return out, len(truth)
+
+
+def peak_threshold(detector, tiles: np.ndarray, maps: np.ndarray) -> float:
+    """The detector's peak threshold measured on held-out tiles (`best_threshold`)."""
+    import torch
+
+    found: list[tuple[float, bool]] = []
+    dice = 0
+    for first in range(0, len(tiles), 50):
+        x = np.ascontiguousarray(tiles[first:first + 50].transpose(0, 3, 1, 2), dtype=np.float32) / 255
+        with torch.no_grad():
+            heat, size, offset = (t.numpy() for t in detector(torch.from_numpy(x)))
+        for k in range(len(x)):
+            tile_found, tile_dice = matched_peaks(heat[k, 0], size[k], offset[k], maps[first + k])
+            found += tile_found
+            dice += tile_dice
+    return best_threshold(found, dice)
+
+
 # ---------------------------------------------------------------- export
 
 
@@ -329,8 +378,8 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
             for _ in range(copies):
                 crops.append(diceset.jittered_crop(rng, image, cx, cy, side))
                 values.append(value)
-        for i, f in enumerate(found):
-            if i not in used and f.score >= 0.3:
+        for i, f in enumerate(found):  # every peak found is at or above the calibrated threshold
+            if i not in used:
                 for _ in range(max(1, copies // 2)):
                     crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h)))
                     values.append(0)
@@ -364,7 +413,7 @@ def run(args, log=Log) -> int:
     seed, out, workers = args.seed, Path(args.out), args.workers
     t0 = time.time()
     log(f"rendering {args.tiles} detector tiles ({workers} processes)")
-    parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100), workers)
+    parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
     tiles = np.concatenate([p[0] for p in parts])
     maps = np.concatenate([p[1] for p in parts])
     photos = training_photos(diceset.SHARED)
@@ -388,8 +437,13 @@ def run(args, log=Log) -> int:
 
     detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
                               args.detector_steps, seed, log)
+    held = _parallel(_render_tiles, _chunks(seed, max(100, args.tiles // 10), 100, 3), workers)
+    detect_min = peak_threshold(detector, np.concatenate([p[0] for p in held]),
+                                np.concatenate([p[1] for p in held]))
+    log(f"held-out render tiles: peak threshold {detect_min:.3f}")
     _, Classifier = _layers()
-    export(detector, Classifier().eval(), {}, out)  # the detector alone, to find the photos' dice
+    # the detector alone, to find the photos' dice
+    export(detector, Classifier().eval(), {"detect_min": detect_min}, out)
     reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
                            threads=args.threads)
     rng = np.random.default_rng([seed, 30])
@@ -409,8 +463,8 @@ def run(args, log=Log) -> int:
     t = temperature(logits, calib_values)
     right = float((logits.argmax(1) == calib_values).mean())
     log(f"held-out render crops: {100 * right:.2f} % right; temperature {t:.2f}")
-    export(detector, classifier, {"temperature": t, "values": list(VALUES), "colours": list(COLOURS),
-                                  "context": CONTEXT, "seed": seed}, out)
+    export(detector, classifier, {"temperature": t, "detect_min": detect_min, "values": list(VALUES),
+                                  "colours": list(COLOURS), "context": CONTEXT, "seed": seed}, out)
     for name in ("dice_detector.onnx", "dice_faces.onnx"):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")

@@ -17,6 +17,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. It names the top
   face (a pip value 1-6, a Treehouse symbol, or "no die") and the body colour. Its probabilities are
   calibrated on held-out renders (temperature scaling), and the confidence is that probability.
+- Neither threshold is set by hand: the detector's peak threshold (`detect_min`) and the classifier's
+  temperature are measured on held-out renders by `companion train dice` and stored in the model's
+  meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
+  `confidence_threshold`).
 The small grey 1-4 die is told by its grey body and its size beside the roll's other dice.
 """
 
@@ -46,7 +50,6 @@ SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at aga
 MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
-DETECT_MIN = 0.3  # detector peaks below this are not dice
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
@@ -75,9 +78,9 @@ def to_input(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
 
 
-def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float = DETECT_MIN
+def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float
           ) -> list[tuple[float, float, float, float, float]]:
-    """Local maxima of the heatmap (h, w) as (cx, cy, w, h, score) in working px."""
+    """Local maxima of the heatmap (h, w) at or above `threshold`, as (cx, cy, w, h, score) in working px."""
     grown = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= grown) & (heat >= threshold))
     out = []
@@ -122,14 +125,18 @@ class LearnedReader:
                  threads: int = 1):
         import onnxruntime as ort
 
+        self.meta = json.loads(Path(meta).read_text()) if Path(meta).is_file() else {}
+        self.temperature = float(self.meta.get("temperature", 1.0))
+        if "detect_min" not in self.meta:
+            raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
+                             "run 'companion train dice'")
+        self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         providers = ["CPUExecutionProvider"]
         self.detector = ort.InferenceSession(str(detector), options, providers=providers)
         self.classifier = ort.InferenceSession(str(classifier), options, providers=providers)
-        self.meta = json.loads(Path(meta).read_text()) if Path(meta).is_file() else {}
-        self.temperature = float(self.meta.get("temperature", 1.0))
 
     @classmethod
     def default(cls) -> LearnedReader:
@@ -150,7 +157,7 @@ class LearnedReader:
         heat, size, offset = self.detector.run(None, {"image": to_input(work)})
         sx, sy = width / ww, height / wh
         return [Found(cx * sx, cy * sy, w * sx, h * sy, s)
-                for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0])]
+                for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], self.detect_min)]
 
     def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
         """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""
@@ -160,9 +167,8 @@ class LearnedReader:
             return self.detect_at(frame, min(1.0, WORK_DIE / die_px, MAX_LONG / longest))
         coarse = min(1.0, COARSE_LONG / longest)
         found = self.detect_at(frame, coarse)
-        sure = [max(f.w, f.h) for f in found if f.score >= 0.5]
-        if sure and coarse < 1.0:
-            typical = float(np.median(sure)) * coarse
+        if found and coarse < 1.0:  # every peak found is at or above the calibrated detect_min
+            typical = float(np.median([max(f.w, f.h) for f in found])) * coarse
             if typical < SMALL_DIE:
                 return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
         return found

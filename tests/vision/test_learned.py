@@ -120,12 +120,15 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     from vision import dicetrain
 
     torch.set_num_threads(1)
-    tiles, maps = dicetrain._render_tiles((3, 0, 3))
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
     crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None)
-    dicetrain.export(detector, classifier, {"temperature": 1.0}, tmp_path)
+    held_tiles, held_maps = dicetrain._render_tiles((3, 3, 0, 2))
+    detect_min = dicetrain.peak_threshold(detector, held_tiles, held_maps)
+    assert 0 <= detect_min <= 1
+    dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": detect_min}, tmp_path)
     reader = LearnedReader(tmp_path / "dice_detector.onnx", tmp_path / "dice_faces.onnx",
                            tmp_path / "dice_reader.json")
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
@@ -138,5 +141,38 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
         heat = detector(torch.from_numpy(frame.transpose(2, 0, 1)[None].astype(np.float32) / 255))[0].numpy()
     image = frame.transpose(2, 0, 1)[None].astype(np.float32) / 255
     assert np.abs(reader.detector.run(None, {"image": image})[0] - heat).max() < 1e-3
+    assert reader.detect_min == detect_min
     for die in reader.read(frame):
         assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")
+
+
+def test_the_peak_threshold_is_the_score_with_the_best_f1_on_held_out_tiles():
+    from vision.dicetrain import best_threshold
+
+    # 4 true dice; peaks by score: three right, then a false one, then the fourth die, then two false
+    found = [(0.9, True), (0.8, True), (0.7, True), (0.6, False), (0.5, True), (0.4, False), (0.2, False)]
+    assert best_threshold(found, dice=4) == 0.5  # F1 8/9 there, 6/7 at 0.7
+    assert best_threshold([(0.9, False), (0.3, False)], dice=2) == 1.0  # nothing found is a die
+
+
+def test_each_true_die_takes_one_peak_the_strongest_on_its_face():
+    from vision.dicetrain import matched_peaks
+
+    target = diceset.targets([(50.0, 50.0, 24.0, 24.0), (150.0, 150.0, 24.0, 24.0)])
+    n = diceset.TILE // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    heat[12, 12], heat[12, 14] = 0.9, 0.6  # two peaks on the first die (x 38..62 px: cells 9..15)
+    heat[40, 10] = 0.7  # one where there is no die
+    flat = np.zeros((2, n, n), np.float32)
+    found, dice = matched_peaks(heat, flat, flat, target)
+    assert dice == 2
+    assert sorted(found, reverse=True) == [(pytest.approx(0.9), True), (pytest.approx(0.7), False),
+                                           (pytest.approx(0.6), False)]
+
+
+def test_a_model_without_its_calibrated_peak_threshold_is_refused(tmp_path):
+    pytest.importorskip("onnxruntime")
+    meta = tmp_path / "dice_reader.json"
+    meta.write_text('{"temperature": 1.0}')
+    with pytest.raises(ValueError, match="detect_min"):
+        LearnedReader(tmp_path / "none.onnx", tmp_path / "none.onnx", meta)
