@@ -19,7 +19,6 @@ import json
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
 
 KEEPALIVE_S = 15.0  # a comment line this often keeps proxies and phones from dropping an idle stream
 QUEUE_SIZE = 32  # change notices kept for a phone that is behind; older ones are dropped (and counted)
@@ -27,11 +26,6 @@ MOST_STREAMS = 512  # open streams in all (800 measured cheap: see web/server.py
 STREAMS_PER_CLIENT = 8  # open streams from one address: a phone with a few tabs, or a few phones behind NAT
 RETRY_AFTER_S = 5  # what a refused client is told to wait, in seconds
 TAKE_WAIT_S = 5.0  # the most a stream waits for another to take the view they share, in seconds
-
-
-def sse(event: str, data: Any) -> str:
-    """One server-sent event frame."""
-    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
 class StreamsBusy(Exception):
@@ -50,18 +44,18 @@ class LiveStream:
                  snapshot: Callable[[], dict]) -> None:
         self.hub, self.table_id, self.client, self.view = hub, table_id, client, view
         self._snapshot = snapshot
-        self._notices: deque[tuple[int, int, list[str]]] = deque()
+        self._notices: deque[tuple[int, str]] = deque()  # (version, the change's texts as JSON)
         self._lock = threading.Lock()
         self._wake: Callable[[], None] = lambda: None
         self.ended = False
 
     # ---- fed by the broadcaster (any thread) ----------------------------------------------------------
-    def notify(self, seq: int, version: int, texts: list[str]) -> None:
+    def notify(self, version: int, texts_json: str) -> None:
         with self._lock:
             if len(self._notices) >= QUEUE_SIZE:
                 self._notices.popleft()
                 self.hub.dropped += 1
-            self._notices.append((seq, version, texts))
+            self._notices.append((version, texts_json))
         self._wake()
 
     def end(self) -> None:
@@ -82,9 +76,8 @@ class LiveStream:
         if not notices:
             return ""
         view = self.hub.view_json(self.table_id, self.view, self._snapshot)
-        return "".join(f'event: update\ndata: {{"version":{version},"texts":'
-                       f'{json.dumps(texts, separators=(",", ":"))},"snapshot":{view}}}\n\n'
-                       for _, version, texts in notices)
+        return "".join(f'event: update\ndata: {{"version":{version},"texts":{texts},"snapshot":{view}}}\n\n'
+                       for version, texts in notices)
 
     # ---- served by a thread (Flask's test client, or any WSGI server) ----------------------------------
     def __iter__(self) -> Iterator[str]:
@@ -177,11 +170,13 @@ class Broadcaster:
                 del self._clients[stream.client]
 
     def tell(self, table_id: str, version: int, texts: list[str]) -> None:
+        """Wake the table's streams; the change's texts are encoded once here, not once per stream."""
+        texts_json = json.dumps(texts, separators=(",", ":"))
         with self._lock:
-            seq = self._seq[table_id] = self._seq.get(table_id, 0) + 1
+            self._seq[table_id] = self._seq.get(table_id, 0) + 1
             streams = list(self._streams.get(table_id, ()))
         for stream in streams:
-            stream.notify(seq, version, texts)
+            stream.notify(version, texts_json)
 
     def has_view(self, table_id: str, view: str | None) -> bool:
         """Whether `view_json` would answer at once, from the view already taken for the last change."""
