@@ -245,7 +245,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
         return Response(live_body(stream, request.environ), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    add_host_routes(app, session, body)
+    add_host_routes(app, session, body, applied)
     return app
 
 

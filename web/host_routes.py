@@ -13,11 +13,9 @@ from companion.table import BadCommand, TableSession
 from .phone import remember, token, token_or_new
 
 
-def add_host_routes(app: Flask, session: TableSession, body) -> None:
-    """Register the routes on `app`; `body()` reads the request's JSON object (or answers 400)."""
-
-    def done(table_id: str, texts: list[str]):
-        return jsonify(texts=texts, version=session.get(table_id).version)
+def add_host_routes(app: Flask, session: TableSession, body, done) -> None:
+    """Register the routes on `app`; `body()` reads the request's JSON object (or answers 400), and
+    `done(table_id, texts)` is the app's answer to a command that went through."""
 
     def seat_number(data: dict[str, Any]) -> int:
         seat = data.get("seat")
