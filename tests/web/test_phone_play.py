@@ -150,6 +150,19 @@ def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
     assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
 
 
+def test_a_player_name_in_the_correction_title_is_text_not_markup(web, browser):
+    session, server = web
+    table = session.create("dog-eat-dog", ["<i>Ann</i>", "Ben"])
+    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    session.propose_reading(table.id, [die(6, "red", 100), die(1, "yellow", 300)], PHOTO)
+    ann.wait_for_function("() => { const b = document.querySelector('#confirm'); return b && !b.disabled; }")
+    ann.locator("#confirm").click()
+    assert ann.locator("#correct").inner_text() == "Correct <i>Ann</i> and Ben's roll"
+    ann.locator("#correct").click()
+    assert ann.locator("#roll h2").inner_text() == "Correct <i>Ann</i> and Ben's roll"
+    assert ann.locator("#roll h2 i").count() == 0
+
+
 def play_to_the_end(session, table, seed: int = 3, until=None) -> None:
     """Random legal moves and rolls through the session, each entered by a phone allowed to, until the end
     (or until `until(state)` holds)."""

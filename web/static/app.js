@@ -119,6 +119,12 @@ const Companion = (function () {
     return request.dice.map(() => (request.player === null || request.player === undefined ? null : request.player));
   }
 
+  // "Correct Ann and Ben's roll": the players whose seats rolled the request's dice (plain text).
+  function correctTitle(request) {
+    const whose = [...new Set(owners(request).filter((s) => s !== null))].map(playerName).join(" and ");
+    return "Correct " + (whose ? whose + "'s" : "the last") + " roll";
+  }
+
   const KIND = { d6: "", grey: "small grey ", treehouse: "Treehouse " };
   function dieName(die) {
     if (die.kind === "grey" || die.kind === "treehouse") return KIND[die.kind] + "die";
@@ -338,8 +344,7 @@ const Companion = (function () {
 
   function renderManual(el, request) {
     const box = document.createElement("div");
-    const whose = [...new Set(owners(request).filter((s) => s !== null))].map(playerName).join(" and ");
-    box.innerHTML = "<h2>" + (manual.mode === "correct" ? "Correct " + (whose ? whose + "'s" : "the last") + " roll" : "Type the dice") + "</h2>" +
+    box.innerHTML = "<h2>" + esc(manual.mode === "correct" ? correctTitle(request) : "Type the dice") + "</h2>" +
       faceRows(request, manual.values) +
       '<div class="row"><button class="primary big" id="manual-ok">Use these dice</button><button id="manual-cancel">Cancel</button></div>';
     box.querySelectorAll("button[data-die]").forEach((b) => {
@@ -408,8 +413,7 @@ const Companion = (function () {
     const buttons = [];
     if (snap.can_undo) buttons.push('<button id="undo" class="secondary">Undo last move</button>');
     if (snap.phone.may_correct && snap.last_roll && snap.last_roll.request && !snap.roll) {
-      const whose = [...new Set(owners(snap.last_roll.request).filter((s) => s !== null))].map(playerName).join(" and ");
-      buttons.push('<button id="correct" class="secondary">Correct ' + esc(whose ? whose + "'s" : "the last") + " roll</button>");
+      buttons.push('<button id="correct" class="secondary">' + esc(correctTitle(snap.last_roll.request)) + "</button>");
     }
     el.hidden = !buttons.length;
     el.innerHTML = '<div class="row">' + buttons.join("") + "</div>";
