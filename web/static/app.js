@@ -270,7 +270,7 @@ const Companion = (function () {
       html += '<h2 class="you-host">You are the host</h2>';
       html += snap.requests.map((r) => '<div class="request"><p>' + esc(r.text) + '</p><div class="row"><button class="primary" data-approve="' + r.id +
         '">Approve</button><button class="secondary" data-decline="' + r.id + '">Decline</button></div></div>').join("");
-      html += '<div class="row host-actions">';
+      html += '<div class="row">';
       if (!snap.over) html += '<button class="secondary" id="end-game">End the game</button>';
       html += '<button class="secondary" id="again">Start another game</button></div>';
       if (!snap.history.length && !snap.over) html += optionsForm();
