@@ -21,9 +21,10 @@ from pathlib import Path
 from companion.bench_engine import NAMES, random_action
 from companion.games import FACES
 from companion.store import EventStore
-from companion.table import TableSession
+from companion.table import Table, TableSession
 
 GAME = "dog-eat-dog"
+HOST = "bench-host-phone"
 
 
 def _play(session: TableSession, records: int, rng: random.Random, churn: bool) -> None:
@@ -31,15 +32,22 @@ def _play(session: TableSession, records: int, rng: random.Random, churn: bool) 
     written = 0
     while written < records:
         players = NAMES[:rng.randint(2, 4)]
-        table = session.create(GAME, players, {"treehouse": rng.random() < 0.5})
-        tokens = [session.claim_seat(table.id, seat) for seat in range(len(players))]
+        table, tokens = _seated(session, players, {"treehouse": rng.random() < 0.5})
         start = table.version
         while written + table.version - start < records and not table.game.is_over(table.state):
             _move(session, table, tokens, rng, churn)
         written += table.version
 
 
-def _move(session: TableSession, table, tokens: list[str], rng: random.Random, churn: bool) -> None:
+def _seated(session: TableSession, players: list[str], options: dict) -> tuple[Table, list[str]]:
+    """A new table with a phone in every seat; the first seat's phone made it, so it is the host and may
+    enter, correct and undo whatever the seating rules keep from the others."""
+    table = session.create(GAME, players, options, token=HOST)
+    return table, [session.claim_seat(table.id, seat, HOST if seat == 0 else None)
+                   for seat in range(len(players))]
+
+
+def _move(session: TableSession, table: Table, tokens: list[str], rng: random.Random, churn: bool) -> None:
     """One command as a phone would send it: mostly a move, sometimes an undo or a correction; with
     `churn`, past the 20th step every decision is undone again (the log grows, the game does not)."""
     last = table.steps[-1] if table.steps else None
@@ -76,8 +84,7 @@ def _history(folder: Path, records: int, churn: bool, seed: int) -> Path:
     session = TableSession(store)
     rng = random.Random(seed)
     if churn:
-        table = session.create(GAME, NAMES[:3], {"treehouse": True})
-        tokens = [session.claim_seat(table.id, seat) for seat in range(3)]
+        table, tokens = _seated(session, NAMES[:3], {"treehouse": True})
         while table.version < records:
             if table.game.is_over(table.state):
                 break

@@ -187,3 +187,13 @@ def test_a_dog_eat_dog_game_restarted_often_ends_as_the_one_never_stopped(tmp_pa
     for seat in (0, None):  # the download, rebuilt from the log below the checkpoint, is the same
         assert restarted.log_view(ids[1], None if seat is None else tokens[1][seat])[1] == \
             steady.log_view(ids[0], None if seat is None else tokens[0][seat])[1]
+
+
+def test_the_restart_bench_builds_its_histories_under_the_seating_rules(tmp_path):
+    from companion.bench_restart import _history, _restart_s
+
+    for churned in (False, True):
+        path = _history(tmp_path, 300, churned, seed=300)
+        assert sum(EventStore(path).last_seqs().values()) >= 300
+        seconds, served, archived = _restart_s(path, repeats=1)
+        assert served >= 1 and seconds > 0
