@@ -144,12 +144,9 @@ class BattleZone(Game):
         elif kind in POWER_STEPS:
             events = self._power_step(state, action)
         elif kind == "end":
-            events = self._end(state, action)
-        elif kind == "draw":
-            events = self._draw(state, action)
-        else:
-            known = ("roll",) + actions.DIE_ACTIONS + POWER_STEPS + ("end", "draw")
-            raise IllegalAction(f"unknown action {kind!r}; Battle Zone knows {', '.join(known)}")
+            events = self._end(state)
+        else:  # "draw": Game.apply refused every type action_shapes does not declare
+            events = self._draw(state)
         state["recent"] = (state["recent"] + events)[-RECENT_EVENTS:]
         return events
 
@@ -190,9 +187,6 @@ class BattleZone(Game):
         wants = "transport" if kind in ("transport", "put", "stop") else "upgrade"
         if pending is None or pending["power"] != wants:
             raise IllegalAction(f"{kind} is a step of the {wants} power, none is under way: {_doing(state)}")
-        fields = {"type"} if kind == "stop" else {"type", "square"}
-        if set(action) != fields:
-            raise IllegalAction(f"a {kind} step has exactly the fields {', '.join(sorted(fields))}")
         if kind == "stop":
             events = powers.stop(state)
         elif kind == "grow":
@@ -203,8 +197,8 @@ class BattleZone(Game):
             events = powers.put(state, action["square"])
         return events + self._after_action(state)
 
-    def _end(self, state: State, action: Action) -> list[Event]:
-        if state["phase"] != "act" or state["pending"] is not None or set(action) != {"type"}:
+    def _end(self, state: State) -> list[Event]:
+        if state["phase"] != "act" or state["pending"] is not None:
             raise IllegalAction(f"end declines the dice left; now {_doing(state)}")
         if state["options"]["must_use_all_dice"]:
             raise IllegalAction("with must_use_all_dice every die that has a legal action must be used (B7)")
@@ -212,9 +206,9 @@ class BattleZone(Game):
         event = {"type": "end", "seat": state["active"], "text": text}
         return [event] + self._end_turn(state)
 
-    def _draw(self, state: State, action: Action) -> list[Event]:
+    def _draw(self, state: State) -> list[Event]:
         now = state["phase"] == "act" and state["pending"] is None
-        if not (now and _stalled(state) and set(action) == {"type"}):
+        if not (now and _stalled(state)):
             need = state["options"]["stall_turns"]
             raise IllegalAction(f"a draw is offered only after {need} turns in a row without an exit (B13)")
         state["phase"], state["draw"], state["dice"] = "over", True, []

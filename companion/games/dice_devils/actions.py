@@ -58,8 +58,8 @@ def apply_draw(state: State, action: Action, events: list[Event]) -> None:
     else:
         if kind != "pick":
             raise IllegalAction(f"waiting for the blind pick: {draw['reason']}")
-        item = action.get("item")
-        if not isinstance(item, str) or item not in state["collections"][draw["from"]]:
+        item = action["item"]
+        if item not in state["collections"][draw["from"]]:
             # The same words whatever the pile holds: a refusal must not tell what is in it.
             raise IllegalAction(
                 f"enter the tile {who(state, draw['player'])} drew from {who(state, draw['from'])}'s pile, "

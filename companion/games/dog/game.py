@@ -202,7 +202,7 @@ def _waiting_for_deal(state: State) -> str:
 
 def _deal(state: State, action: Action, events: list[Event]) -> None:
     seat, cards = action["seat"], action["cards"]
-    if not 0 <= seat < SEATS or state["hands"][seat] is not None:
+    if state["hands"][seat] is not None:  # `seat` is a seat of this table (Game.apply checked it)
         raise IllegalAction(f"enter the cards of a seat still waiting: {_waiting_for_deal(state)}")
     if len(cards) != state["hand_size"]:
         raise IllegalAction(f"each player is dealt {state['hand_size']} cards this round, not {len(cards)}")
@@ -220,7 +220,7 @@ def _deal(state: State, action: Action, events: list[Event]) -> None:
 
 def _give(state: State, action: Action, events: list[Event]) -> None:
     seat, card = action["seat"], action["card"]
-    if not 0 <= seat < SEATS or state["given"][seat] is not None:
+    if state["given"][seat] is not None:
         raise IllegalAction("each player gives one card; that seat has given its card")
     if card not in state["hands"][seat]:
         raise IllegalAction(f"{state['players'][seat]} holds no {card}")

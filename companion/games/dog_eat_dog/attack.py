@@ -38,7 +38,7 @@ def attack_actions(state: State, seat: int) -> list[dict]:
 
 def declare(state: State, seat: int, action: dict) -> list[Event]:
     """Check an attack and ask for the attacker's roll; raise IllegalAction with the reason if not legal."""
-    attacker, target, treehouse = action.get("attacker"), action.get("target"), action.get("treehouse", False)
+    attacker, target, treehouse = action["attacker"], action["target"], action.get("treehouse", False)
     problem = attacker_problem(state, seat, attacker) or target_problem(state, seat, target)
     if problem:
         raise IllegalAction(problem)

@@ -105,10 +105,7 @@ class DogEatDog(Game):
             "roll": self._roll, "attack": self._attack, "pass": self._pass, "skip": self._skip,
             "swap": self._follow_up, "dig": self._follow_up, "aim": self._follow_up,
         }
-        handler = handlers.get(action["type"])
-        if handler is None:
-            raise IllegalAction(f"unknown action {action['type']!r}; Dog Eat Dog knows {', '.join(handlers)}")
-        events = handler(state, action)
+        events = handlers[action["type"]](state, action)  # Game.apply refused any other type
         state["recent"] = (state["recent"] + events)[-RECENT_EVENTS:]
         return events
 

@@ -67,11 +67,10 @@ def can_attack(state: State, seat: int) -> bool:
     return bool(attackers(state, seat)) and bool(targets(state, seat))
 
 
-def attacker_problem(state: State, seat: int, attacker: object) -> str | None:
-    """Why `attacker` cannot attack for this seat, in a sentence; None if it can."""
+def attacker_problem(state: State, seat: int, attacker: str) -> str | None:
+    """Why `attacker` (a pyramid id of this game, as `Game.apply` checked) cannot attack for this seat, in a
+    sentence; None if it can."""
     pyramids = state["pyramids"]
-    if not isinstance(attacker, str) or attacker not in pyramids:
-        return f"there is no pyramid called {attacker!r}"
     p = pyramids[attacker]
     player = state["players"][seat]
     if p["colour"] != player["colour"]:
@@ -87,11 +86,10 @@ def attacker_problem(state: State, seat: int, attacker: object) -> str | None:
     return None
 
 
-def target_problem(state: State, seat: int, target: object) -> str | None:
-    """Why `target` cannot be attacked by this seat, in a sentence; None if it can."""
+def target_problem(state: State, seat: int, target: str) -> str | None:
+    """Why `target` (a pyramid id of this game, as `Game.apply` checked) cannot be attacked by this seat, in
+    a sentence; None if it can."""
     pyramids = state["pyramids"]
-    if not isinstance(target, str) or target not in pyramids:
-        return f"there is no pyramid called {target!r}"
     p = pyramids[target]
     colour = state["players"][seat]["colour"]
     if p["status"] == CAPTURED:

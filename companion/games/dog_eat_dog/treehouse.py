@@ -72,7 +72,7 @@ def swap(state: State, action: dict) -> list[Event]:
 
 
 def dig(state: State, seat: int, action: dict) -> list[Event]:
-    pid = action.get("pyramid")
+    pid = action["pyramid"]
     if {"type": "dig", "pyramid": pid} not in dig_actions(state, seat):
         raise IllegalAction(f"{pid!r} is not one of your pyramids buried in a stack: DIG lifts one of those")
     stack = stack_of(state, pid)
