@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.dice import Die
+from vision.render import GREY_SIDE
 from vision.symbols import TREEHOUSE_FACES
 
 DATA = Path(__file__).with_name("data")
@@ -53,7 +54,9 @@ CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
-GREY_SIZE = 0.86  # a grey-bodied die at most this share of the roll's d6 size is the small grey die
+# a grey-bodied die at most this share of the roll's d6 size is the small grey die: halfway (on a log
+# scale) between the grey die's side and a d6's
+GREY_SIZE = math.sqrt(GREY_SIDE)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int], str, float]]
 }
 D6_STYLES = ("white", "black", "yellow", "red", "green", "translucent-red", "translucent-blue")
 GREY_FACES = (1, 2, 3, 3, 4, 4)
+# The small grey die's side as a share of a d6's, as the renderers draw it (an assumption about Dice Devils'
+# dice, not a measurement: a table's calibration roll is where the true share shows).
+GREY_SIDE = 0.72
 
 # pip centres in units of the face side, origin at the face centre
 PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
@@ -384,7 +387,7 @@ def render_scene(rng: np.random.Generator, dice: Sequence[DieSpec] | int | None 
     truth_faces = []
     for spec, (x, y, a) in zip(specs, places, strict=False):
         value = _face_value(rng, spec)
-        die_side = side * (0.72 if spec.kind == "grey" else 1.0)
+        die_side = side * (GREY_SIDE if spec.kind == "grey" else 1.0)
         corners = _draw_die(img, rng, spec, value, x, y, die_side, a, variations, variations and not touching)
         truth_faces.append((spec, value, corners))
     if variations and rng.random() < 0.6:

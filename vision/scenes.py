@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.render import GREY_FACES, PIP_LAYOUT, TruthDie, _wood
+from vision.render import GREY_FACES, GREY_SIDE, PIP_LAYOUT, TruthDie, _wood
 from vision.smear import smear
 from vision.symbols import TREEHOUSE_FACES, draw_symbol
 
@@ -468,7 +468,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     truth = []
     for cx, cy in sorted(centres, key=lambda p: p[1]):  # far dice first, near ones over them
         die = random_die(rng)
-        side = die_px * (0.72 if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
+        side = die_px * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
         corners = draw_die(img, rng, die, cx, cy, side, rng.uniform(0, math.pi / 2),
                            tilt + rng.normal(0, 0.03) if tilt else 0.0, light)
         x1, y1 = np.floor(corners.min(axis=0)).astype(int)
