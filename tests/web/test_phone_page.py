@@ -9,75 +9,15 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
-import urllib.request
 
 import cv2
 import numpy as np
 import pytest
 
-import tests.race  # noqa: F401  (registers the "race" game)
-from companion.commands.serve import Companion
-from companion.settings import Settings
-from companion.store import EventStore
-from companion.table import TableSession
-from tests.web.browser import SMALL_PHONE, launch, sync_api
+from tests.web.browser import new_phone, open_table, sit
 from web.address import is_loopback, lan_address
-from web.app import create_app
-from web.server import WebServer
 
 pytestmark = pytest.mark.browser
-WAIT_MS = 15_000
-
-
-@pytest.fixture
-def browser():
-    with sync_api().sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def companion(tmp_path):
-    """The whole companion: simulated camera, no GPIO, a real server on a free port."""
-    settings = Settings(host="127.0.0.1", port=0, camera="sim", data_dir=tmp_path, gpio="off", settle_ms=300)
-    running = Companion(settings).start()
-    running.server.start()
-    yield running
-    running.close()
-
-
-@pytest.fixture
-def still(tmp_path):
-    """The web app alone: no camera; `health` is what /api/status reports, changed by the test."""
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    health = {"camera": "sim", "camera_error": None, "buttons": "on screen"}
-    server = WebServer(create_app(session, status=lambda: dict(health)), host="127.0.0.1", port=0).start()
-    yield session, server, health
-    server.close()
-
-
-def phone(browser):
-    page = browser.new_context(viewport=SMALL_PHONE).new_page()
-    page.set_default_timeout(WAIT_MS)
-    return page
-
-
-def new_table(url: str, game: str, players: list[str]) -> tuple[str, str]:
-    """A new table's id and join code."""
-    body = json.dumps({"game": game, "players": players}).encode()
-    request = urllib.request.Request(url + "/api/tables", data=body,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        made = json.load(answer)
-    return made["id"], made["code"]
-
-
-def sit(page, url: str, table_id: str, seat: int, code: str) -> None:
-    """Open the table as its QR code does (with the join code) and take `seat`."""
-    page.goto(f"{url}/t/{table_id}#code={code}")
-    page.locator(f"button[data-seat='{seat}']").click()
-    page.wait_for_selector("#seats .me")
 
 
 def photo_src(page) -> str:
@@ -92,10 +32,10 @@ def die(value: int, confidence: float = 0.99) -> dict:
 # ---- 1. each reading has its own photo ------------------------------------------------------------------
 def test_after_a_new_reading_every_phone_shows_the_new_photo(companion, browser):
     url = companion.url
-    table_id, code = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
-    ann, ben = phone(browser), phone(browser)
-    sit(ann, url, table_id, 0, code)
-    sit(ben, url, table_id, 1, code)
+    table_id, code = open_table(url, "dog-eat-dog", ["Ann", "Ben"])
+    ann, ben = new_phone(browser), new_phone(browser)
+    sit(ann, f"{url}/t/{table_id}#code={code}", 0)  # as the QR code opens it
+    sit(ben, f"{url}/t/{table_id}#code={code}", 1)
     first = photo_src(ann)
     assert photo_src(ben) == first
     ann.get_by_role("button", name="RETRY").click()  # read (and, with the demo camera, throw) again
@@ -112,14 +52,14 @@ def test_after_a_new_reading_every_phone_shows_the_new_photo(companion, browser)
 # ---- 9. the demo camera keeps its throw; CONFIRM applies what the phone showed -----------------------------
 def test_a_phone_joining_keeps_the_throw_and_confirm_applies_the_reading_shown(companion, browser):
     url = companion.url
-    table_id, code = new_table(url, "dog-eat-dog", ["Ann", "Ben"])
-    ann = phone(browser)
-    sit(ann, url, table_id, 0, code)
+    table_id, code = open_table(url, "dog-eat-dog", ["Ann", "Ben"])
+    ann = new_phone(browser)
+    sit(ann, f"{url}/t/{table_id}#code={code}", 0)
     ann.wait_for_selector("#roll .values")
     shown = ann.locator("#roll .values").inner_text()
     src = photo_src(ann)
-    ben = phone(browser)
-    sit(ben, url, table_id, 1, code)  # before the fix, this re-threw the dice
+    ben = new_phone(browser)
+    sit(ben, f"{url}/t/{table_id}#code={code}", 1)  # before the fix, this re-threw the dice
     ann.wait_for_timeout(2500)  # longer than a throw takes to tumble, settle and be read
     assert ann.locator("#roll .values").inner_text() == shown and photo_src(ann) == src
     if ann.locator("#confirm").is_enabled():
@@ -131,10 +71,10 @@ def test_a_phone_joining_keeps_the_throw_and_confirm_applies_the_reading_shown(c
 
 
 # ---- 6. the QR code points at an address phones can open ---------------------------------------------------
-def test_the_qr_code_decodes_to_the_lan_address_and_localhost_is_warned(still, browser):
-    session, server, _ = still
+def test_the_qr_code_decodes_to_the_lan_address_and_localhost_is_warned(served, browser):
+    session, server, _ = served
     table = session.create("race", ["Ann", "Ben"], token="host-phone")
-    page = phone(browser)
+    page = new_phone(browser)
     page.context.add_cookies([{"name": "phone", "value": "host-phone", "url": server.url}])  # the host
     page.goto(f"{server.url}/t/{table.id}")  # opened on the companion itself, as 127.0.0.1
     assert page.locator("#local-warning").is_visible()
@@ -153,9 +93,9 @@ def test_the_qr_code_decodes_to_the_lan_address_and_localhost_is_warned(still, b
 
 
 # ---- 7. a wrong code or link shows a page with a way back --------------------------------------------------
-def test_a_wrong_code_shows_a_friendly_page_with_a_way_back(still, browser):
-    session, server, _ = still
-    page = phone(browser)
+def test_a_wrong_code_shows_a_friendly_page_with_a_way_back(served, browser):
+    session, server, _ = served
+    page = new_phone(browser)
     page.goto(server.url + "/")
     page.fill("#join-code", "ZZZZ")
     page.get_by_role("button", name="Join").click()
@@ -170,11 +110,11 @@ def test_a_wrong_code_shows_a_friendly_page_with_a_way_back(still, browser):
 
 
 # ---- 12. words a player reads; disabled looks disabled; targets of 44 px; a favicon ------------------------
-def test_words_disabled_confirm_touch_targets_and_favicon(still, browser):
-    session, server, _ = still
+def test_words_disabled_confirm_touch_targets_and_favicon(served, browser):
+    session, server, _ = served
     table = session.create("race", ["Ann", "Ben"])
-    page = phone(browser)
-    sit(page, server.url, table.id, 0, table.code)
+    page = new_phone(browser)
+    sit(page, f"{server.url}/t/{table.id}#code={table.code}", 0)
     session.act(table.id, table.version, {"type": "bet", "dice": 1}, table.seats[0])
     session.propose_reading(table.id, [die(4, confidence=0.3)])  # unclear: CONFIRM stays off
     page.wait_for_selector("#roll .problems")
@@ -187,9 +127,11 @@ def test_words_disabled_confirm_touch_targets_and_favicon(still, browser):
     on = confirm.evaluate("b => getComputedStyle(b).backgroundColor")
     assert off != on and on == "rgb(47, 191, 113)"  # green only when it can be pressed
 
-    for where in (f"/t/{table.id}", "/"):
+    drawn = {f"/t/{table.id}": ["#seats .me", "#confirm:not([disabled])"], "/": ["#players input"]}
+    for where, controls in drawn.items():
         page.goto(server.url + where)
-        page.wait_for_timeout(300)
+        for control in controls:
+            page.wait_for_selector(control)  # measured once the page has drawn its controls
         small = page.evaluate("""() => [...document.querySelectorAll('a, button, input, select')]
             .filter(e => e.offsetParent !== null)
             .map(e => [e.textContent.trim() || e.getAttribute('aria-label') || e.name,
@@ -219,10 +161,10 @@ def test_words_disabled_confirm_touch_targets_and_favicon(still, browser):
 
 
 # ---- 13. the phone says how the companion is doing ---------------------------------------------------------
-def test_the_phone_shows_camera_buttons_connection_and_last_update(still, browser):
-    session, server, health = still
+def test_the_phone_shows_camera_buttons_connection_and_last_update(served, browser):
+    session, server, health = served
     table = session.create("race", ["Ann", "Ben"])
-    page = phone(browser)
+    page = new_phone(browser)
     page.goto(f"{server.url}/t/{table.id}")
     line = page.locator("#health")
     page.wait_for_function("() => /Camera: simulated/.test(document.querySelector('#health').textContent)")

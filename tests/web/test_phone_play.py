@@ -13,41 +13,18 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.store import EventStore
-from companion.table import TableSession
-from tests.web.browser import SMALL_PHONE, launch, sync_api
-from web.app import create_app
-from web.server import WebServer
+from tests.web.browser import SMALL_PHONE, in_view, new_phone, sit
 
 pytestmark = pytest.mark.browser
-WAIT_MS = 15_000
 PHOTO = cv2.imencode(".jpg", np.full((480, 640, 3), 90, np.uint8))[1].tobytes()
 
 
-@pytest.fixture
-def browser():
-    with sync_api().sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def web(tmp_path):
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    status = {"camera": "sim", "camera_error": None, "buttons": "on screen"}
-    server = WebServer(create_app(session, status=lambda: status), host="127.0.0.1", port=0).start()
-    yield session, server
-    server.close()
-
-
-def seated_phone(browser, url: str, table_id: str, seat: int, code: str):
-    page = browser.new_context(viewport=SMALL_PHONE).new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(f"{url}/t/{table_id}#code={code}")  # as the QR code opens it
-    page.locator(f"button[data-seat='{seat}']").click()
-    page.wait_for_selector("#seats .me")
-    page.reload()  # as the phone would be found later: at the top of the page
+def seated_phone(browser, url: str, table, seat: int):
+    """A phone seated at `table` as the QR code opens it, then reloaded: as the phone would be found
+    later, at the top of the page."""
+    page = new_phone(browser)
+    sit(page, f"{url}/t/{table.id}#code={table.code}", seat)
+    page.reload()
     page.wait_for_selector("#seats .me")
     return page
 
@@ -56,25 +33,20 @@ def die(value: int, colour: str | None, x: int) -> dict:
     return {"value": value, "kind": "d6", "colour": colour, "box": [x, 200, x + 40, 240], "confidence": 0.99}
 
 
-def in_view(page, locator) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL_PHONE["height"]
-
-
-def test_the_bar_keeps_the_physical_step_until_the_next_command(web, browser):
-    session, server = web
+def test_the_bar_keeps_the_physical_step_until_the_next_command(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["Ann", "Ben"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
-    ben = seated_phone(browser, server.url, table.id, 1, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
+    ben = seated_phone(browser, server.url, table, 1)
     session.act(table.id, table.version, {"type": "roll", "values": [6, 1]}, table.seats[0])
 
     ann.wait_for_selector("#status:has-text('Your turn')")
-    assert in_view(ann, ann.get_by_role("button", name="Do not attack this turn"))
+    assert in_view(ann.get_by_role("button", name="Do not attack this turn"))
     ann.locator("button[data-id='red-S-1']").click()
     ann.locator("button[data-id='yellow-S-1']").click()
     attack = ann.get_by_role("button", name="Attack", exact=True)
     attack.wait_for()
-    assert in_view(ann, attack)  # the player's own choice, on screen without scrolling
+    assert in_view(attack)  # the player's own choice, on screen without scrolling
     attack.click()
     ann.wait_for_selector("#status:has-text('Ann: 1 die')")
     session.act(table.id, table.version, {"type": "roll", "values": [1]}, table.seats[0])
@@ -85,30 +57,30 @@ def test_the_bar_keeps_the_physical_step_until_the_next_command(web, browser):
     ann.wait_for_timeout(5500)  # longer than any message stays
     for page in (ann, ben):
         assert "Tip both pyramids" in page.locator("#todo").inner_text()
-        assert in_view(page, page.locator("#todo"))
+        assert in_view(page.locator("#todo"))
     ben.get_by_role("button", name="Do not attack this turn").click()  # the next command
     for page in (ann, ben):  # Ben's turn ends; Ann's begins by standing her tipped pyramid up
         page.wait_for_selector("#todo:has-text('Ann: stand up the small red')")
         assert "Tip both" not in page.locator("#todo").inner_text()
 
 
-def test_confirm_lies_inside_the_viewport(web, browser):
-    session, server = web
+def test_confirm_lies_inside_the_viewport(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
     dice = [die(6, "red", 100), die(1, "yellow", 300), die(3, "green", 500)]
     session.propose_reading(table.id, dice, PHOTO)
     confirm = ann.locator("#confirm")
     ann.wait_for_function("() => { const b = document.querySelector('#confirm'); return b && !b.disabled; }")
     ann.wait_for_function("() => document.querySelector('.photo img').complete")
-    assert in_view(ann, confirm), confirm.bounding_box()
-    assert in_view(ann, ann.locator("#retry"))
+    assert in_view(confirm), confirm.bounding_box()
+    assert in_view(ann.locator("#retry"))
 
 
-def test_no_message_lies_over_a_control(web, browser):
-    session, server = web
+def test_no_message_lies_over_a_control(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
     session.act(table.id, table.version, {"type": "roll", "values": [6, 1, 2]}, table.seats[0])
     skip = ann.get_by_role("button", name="Do not attack this turn")
     skip.wait_for()
@@ -128,10 +100,10 @@ def test_no_message_lies_over_a_control(web, browser):
     assert "Cy joined" in ann.locator("#toast").inner_text()
 
 
-def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
-    session, server = web
+def test_dice_are_attributed_to_the_seats_that_rolled_them(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["Ann", "Ben"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
     session.propose_reading(table.id, [die(6, "red", 100), die(1, "yellow", 300)], PHOTO)
     ann.wait_for_selector("#roll .values .by")
     groups = ann.locator("#roll .values .by")
@@ -150,10 +122,10 @@ def test_dice_are_attributed_to_the_seats_that_rolled_them(web, browser):
     assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
 
 
-def test_a_player_name_in_the_correction_title_is_text_not_markup(web, browser):
-    session, server = web
+def test_a_player_name_in_the_correction_title_is_text_not_markup(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["<i>Ann</i>", "Ben"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
     session.propose_reading(table.id, [die(6, "red", 100), die(1, "yellow", 300)], PHOTO)
     ann.wait_for_function("() => { const b = document.querySelector('#confirm'); return b && !b.disabled; }")
     ann.locator("#confirm").click()
@@ -192,20 +164,20 @@ def play_to_the_end(session, table, seed: int = 3, until=None) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_the_ending_shows_the_winner_and_the_scores_first(web, browser):
-    session, server = web
+def test_the_ending_shows_the_winner_and_the_scores_first(served, browser):
+    session, server, _ = served
     table = session.create("dog-eat-dog", ["Ann", "Ben"], {"stack_captor": "controller"})
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
-    ben = seated_phone(browser, server.url, table.id, 1, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
+    ben = seated_phone(browser, server.url, table, 1)
     play_to_the_end(session, table)
     winners = table.game.summary(table.state)["winner_names"]
     for page in (ann, ben):
         page.wait_for_selector("#status.over")
         banner = page.locator("#status")
         assert all(name in banner.inner_text() for name in winners) and "win" in banner.inner_text()
-        assert in_view(page, banner)
+        assert in_view(banner)
         scores = page.locator("#summary")
-        assert in_view(page, scores.locator("h2").first)
+        assert in_view(scores.locator("h2").first)
         assert "tree" in scores.inner_text() or "loose" in scores.inner_text()  # the breakdown
     if ann.locator("#undo").count():  # after the end, taking a move back asks first
         ann.locator("#undo").click()
@@ -227,10 +199,10 @@ def satansbraten_fought(state) -> bool:
     return False
 
 
-def test_dice_devils_glosses_icons_satansbraten_total_reveal_grid_and_final_count(web, browser):
-    session, server = web
+def test_dice_devils_glosses_icons_satansbraten_total_reveal_grid_and_final_count(served, browser):
+    session, server, _ = served
     table = session.create("dice-devils", ["Ann", "Ben", "Cy"])
-    ann = seated_phone(browser, server.url, table.id, 0, table.code)
+    ann = seated_phone(browser, server.url, table, 0)
     for seat in (1, 2):
         session.claim_seat(table.id, seat)
     play_to_the_end(session, table, seed=5, until=satansbraten_fought)

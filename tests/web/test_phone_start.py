@@ -7,46 +7,14 @@ import re
 
 import pytest
 
-from companion.store import EventStore
-from companion.table import TableSession
-from tests.web.browser import SMALL_PHONE, launch, sync_api
-from web.app import create_app
-from web.server import WebServer
+from tests.web.browser import in_view, new_phone, start_table
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def browser():
-    with sync_api().sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def web(tmp_path):
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    status = {"camera": "sim", "camera_error": None, "buttons": "on screen"}
-    server = WebServer(create_app(session, status=lambda: status), host="127.0.0.1", port=0).start()
-    yield session, server
-    server.close()
-
-
-def phone(browser):
-    page = browser.new_context(viewport=SMALL_PHONE).new_page()
-    page.set_default_timeout(15_000)
-    return page
-
-
-def in_view(locator) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL_PHONE["height"]
-
-
-def test_the_new_table_form_is_built_from_each_options_words(web, browser):
-    session, server = web
-    page = phone(browser)
+def test_the_new_table_form_is_built_from_each_options_words(served, browser):
+    session, server, _ = served
+    page = new_phone(browser)
     page.goto(server.url + "/")
     page.select_option("#game", "dog-eat-dog")
     assert in_view(page.get_by_role("button", name="Start"))
@@ -80,16 +48,10 @@ def test_the_new_table_form_is_built_from_each_options_words(web, browser):
     assert page.get_by_role("switch", name="More fights").is_visible()
 
 
-def test_whoever_pressed_start_is_offered_a_seat_at_once(web, browser):
-    session, server = web
-    page = phone(browser)
-    page.goto(server.url + "/")
-    page.select_option("#game", "dog-eat-dog")
-    names = page.locator("#players input")
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Ben")
-    page.get_by_role("button", name="Start").click()
-    page.wait_for_url(re.compile(r"/t/"))
+def test_whoever_pressed_start_is_offered_a_seat_at_once(served, browser):
+    session, server, _ = served
+    page = new_phone(browser)
+    start_table(page, server.url, "dog-eat-dog", ["Ann", "Ben"])
     offer = page.locator("#seats.offer")
     offer.wait_for()
     assert "which seat is yours" in offer.inner_text()
@@ -99,7 +61,7 @@ def test_whoever_pressed_start_is_offered_a_seat_at_once(web, browser):
     page.wait_for_selector("#seats .me")
     assert page.locator("#confirm").count() == 1  # seated: CONFIRM is there to press
 
-    watcher = phone(browser)  # a phone that did not make the table just watches, and is told who confirms
+    watcher = new_phone(browser)  # a phone that did not make the table just watches, and is told who confirms
     watcher.goto(page.url)
     watcher.wait_for_selector("#seats button[data-seat='1']")
     assert watcher.locator("#seats.offer").count() == 0
