@@ -9,16 +9,6 @@ from companion.store import EventStore
 from companion.table import NotNow, NotYourSeat, TableSession
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "table.sqlite"
-
-
-@pytest.fixture
-def session(db):
-    return TableSession(EventStore(db))
-
-
 def hosted(session):
     table = session.create("race", ["Alice", "Bob"], token="host-phone")
     return table, session.claim_seat(table.id, 0), session.claim_seat(table.id, 1)

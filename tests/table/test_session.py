@@ -11,16 +11,6 @@ from companion.store import EventStore
 from companion.table import BadCommand, NotNow, NotYourSeat, TableSession, UnknownTable
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "table.sqlite"
-
-
-@pytest.fixture
-def session(db):
-    return TableSession(EventStore(db))
-
-
 def seated(session):
     table = session.create("race", ["Alice", "Bob"])
     return table, session.claim_seat(table.id, 0), session.claim_seat(table.id, 1)

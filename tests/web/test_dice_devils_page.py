@@ -17,11 +17,7 @@ import pytest
 
 import companion.games  # noqa: F401  (registers the games)
 from companion.games import CHANCE
-from companion.store import EventStore
 from companion.table import TableSession
-from tests.web.browser import launch, sync_api
-from web.app import create_app
-from web.server import WebServer
 
 SHOTS = Path(os.environ.get("DD_SHOTS", "/tmp"))
 
@@ -30,22 +26,6 @@ pytestmark = pytest.mark.browser
 
 def die(value: int, colour: str) -> dict:
     return {"value": value, "kind": "d6", "colour": colour, "box": [0, 0, 9, 9], "confidence": 0.99}
-
-
-@pytest.fixture
-def server(tmp_path):
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    server = WebServer(create_app(session), host="127.0.0.1", port=0).start()
-    yield session, server
-    server.close()
-
-
-@pytest.fixture
-def browser():
-    with sync_api().sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
 
 
 def create_table(url: str, players: list[str]) -> tuple[str, str]:
@@ -57,10 +37,10 @@ def create_table(url: str, players: list[str]) -> tuple[str, str]:
     return made["id"], made["code"]
 
 
-def test_three_phones_draw_reveal_claim_and_fight(server, browser):
+def test_three_phones_draw_reveal_claim_and_fight(served, browser):
     from playwright.sync_api import expect
 
-    session, web = server
+    session, web, _ = served
     expect.set_options(timeout=10_000)
     table_id, code = create_table(web.url, ["Alice", "Bob", "Carol"])
     phones = []
@@ -190,11 +170,11 @@ def play_randomly(session: TableSession, table_id: str, tokens: dict[int, str], 
     raise AssertionError(f"no end after {limit} steps")
 
 
-def test_a_whole_six_player_game_renders_without_errors_and_ends_with_the_count(server, browser):
+def test_a_whole_six_player_game_renders_without_errors_and_ends_with_the_count(served, browser):
     """Every devil and the final count pass through two live phones, which make their own decisions."""
     from playwright.sync_api import expect
 
-    session, web = server
+    session, web, _ = served
     expect.set_options(timeout=10_000)
     players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
     table_id, code = create_table(web.url, players)
