@@ -30,6 +30,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -37,6 +38,9 @@ import numpy as np
 from vision.dice import Die
 from vision.render import GREY_SIDE
 from vision.symbols import TREEHOUSE_FACES
+
+if TYPE_CHECKING:
+    from vision.calibration import TableCalibration
 
 DATA = Path(__file__).with_name("data")
 DETECTOR = DATA / "dice_detector.onnx"
@@ -198,9 +202,18 @@ class LearnedReader:
         return Die(int(value) if value.isdigit() else value, kind, COLOURS[int(colours[0].argmax())],
                    (0, 0, w - 1, h - 1), float(values[0, best]))
 
-    def read(self, frame: np.ndarray, die_px: float | None = None) -> list[Die]:
-        """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence."""
+    def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
+             ) -> list[Die]:
+        """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
+
+        table: the table's calibration (`vision.calibration`): its die size sets the working scale
+        (unless `die_px` is given), and a die found where the empty table fooled the detector is
+        dropped while the frame there still looks empty."""
+        if table is not None:
+            die_px = die_px or table.die_px_for(frame)
         found = self.detect(frame, die_px)
+        if table is not None:
+            found = table.keep(frame, found)
         values, colours = self.classify(frame, found)
         height, width = frame.shape[:2]
         kept = []
@@ -225,6 +238,7 @@ class LearnedReader:
 
 
 def read_dice(frame: np.ndarray, die_px: float | None = None,
-              reader: LearnedReader | None = None) -> list[Die]:
-    """The dice in a BGR frame, read by the learned reader (`die_px`: the calibrated d6 face side, px)."""
-    return (reader or LearnedReader.default()).read(frame, die_px)
+              reader: LearnedReader | None = None, table: TableCalibration | None = None) -> list[Die]:
+    """The dice in a BGR frame, read by the learned reader (`die_px`: the calibrated d6 face side, px;
+    `table`: the table's calibration)."""
+    return (reader or LearnedReader.default()).read(frame, die_px, table)

@@ -1,0 +1,248 @@
+"""The table's calibration: die size, the roll's colours and the empty table, learned from two photos.
+
+The reader here is a test double of the learned reader (its `detect` and `classify`), so what is tested
+is the calibration's own logic and LearnedReader.read's use of it, not the trained networks."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import CalibrationError, TableCalibration, difference, learn_table, load_table
+from vision.learned import COLOURS, VALUES, WORK_DIE, Found, LearnedReader
+
+TABLE = (90, 120, 150)  # BGR: a brown table
+PAINT = {"red": (40, 40, 200), "cream": (190, 225, 240), "blue": (200, 90, 40)}
+SIDE = 30  # px: the dice's face side in the photos
+
+
+class Double(LearnedReader):
+    """Finds whatever differs clearly from the table's colour (dice, and specks it takes for dice) and
+    reads each by what was put there: `truth` maps a centre (x, y) to (value, colour); anything else
+    reads as a black 1, as a printed dot would."""
+
+    def __init__(self, truth: dict[tuple[int, int], tuple[int, str]] | None = None):
+        self.truth = truth or {}
+        self.scales: list[float | None] = []
+
+    def detect(self, frame, die_px=None):
+        self.scales.append(die_px)
+        unlike = (np.abs(frame.astype(int) - TABLE).max(axis=2) > 45).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(unlike)
+        return [Found(float(cx), float(cy), float(w), float(h), 0.9)
+                for (x, y, w, h, area), (cx, cy) in zip(stats[1:], centres[1:], strict=True) if area >= 9]
+
+    def classify(self, frame, found):
+        faces = np.zeros((len(found), len(VALUES)), np.float32)
+        colours = np.zeros((len(found), len(COLOURS)), np.float32)
+        for i, f in enumerate(found):
+            near = [k for k in self.truth if math.hypot(k[0] - f.cx, k[1] - f.cy) < 8]
+            value, colour = self.truth[near[0]] if near else (1, "black")
+            faces[i, VALUES.index(str(value))] = 1
+            colours[i, COLOURS.index(colour)] = 1
+        return faces, colours
+
+
+def table(seed: int = 0, noise: float = 3.0, specks: tuple[tuple[int, int], ...] = ((200, 300),)
+          ) -> np.ndarray:
+    """A 480x640 table photo with camera noise and dark printed dots at `specks`."""
+    rng = np.random.default_rng(seed)
+    photo = np.array(TABLE, np.float32) + rng.normal(0, noise, (480, 640, 3))
+    photo = np.clip(photo, 0, 255).astype(np.uint8)
+    for x, y in specks:
+        cv2.circle(photo, (x, y), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    return photo
+
+
+def put(photo: np.ndarray, x: int, y: int, colour: str, side: int = SIDE) -> np.ndarray:
+    """A die of `side` px with a white centre pip, centred at (x, y), on a copy of the photo."""
+    photo = photo.copy()
+    h = side // 2
+    cv2.rectangle(photo, (x - h, y - h), (x + h - 1, y + h - 1), PAINT[colour], -1)
+    cv2.circle(photo, (x, y), max(2, side // 8), (250, 250, 250), -1, cv2.LINE_AA)
+    return photo
+
+
+ROLL = {(100, 100): (3, "red"), (300, 120): (5, "red"), (500, 200): (1, "cream")}
+
+
+def roll_photo(seed: int = 1, noise: float = 3.0, dice=ROLL, **kw) -> np.ndarray:
+    photo = table(seed, noise, **kw)
+    for (x, y), (_, colour) in dice.items():
+        photo = put(photo, x, y, colour)
+    return photo
+
+
+def calibrated(noise: float = 3.0) -> tuple[TableCalibration, Double]:
+    reader = Double(ROLL)
+    return learn_table(reader, table(0, noise), roll_photo(1, noise), [3, 5, 1]), reader
+
+
+def test_calibration_learns_the_dies_size_in_px_and_each_dies_colour_left_to_right():
+    cal, _ = calibrated()
+    assert cal.die_px == pytest.approx(SIDE, abs=1)
+    assert cal.colours == ["red", "red", "cream"]
+    assert [d.value for d in cal.dice] == [3, 5, 1]
+    assert "red 3, red 5, cream 1" in cal.describe() and "30 px" in cal.describe()
+
+
+def test_calibration_finds_where_the_empty_table_looks_like_a_die():
+    cal, _ = calibrated()
+    assert [(round(s.cx), round(s.cy)) for s in cal.spots] == [(200, 300)]
+
+
+@pytest.mark.parametrize("typed, words", [([3, 5, 1, 4], "found 3 dice, you typed 4 values"),
+                                          ([3, 5], "found 3 dice, you typed 2 values")])
+def test_more_or_fewer_dice_than_typed_values_is_refused_in_words(typed, words):
+    with pytest.raises(CalibrationError, match=words):
+        learn_table(Double(ROLL), table(0), roll_photo(1), typed)
+
+
+def test_a_new_speck_on_the_roll_photo_is_counted_as_a_die_too_many():
+    with pytest.raises(CalibrationError, match="found 4 dice, you typed 3 values"):
+        learn_table(Double(ROLL), table(0), roll_photo(1, specks=((200, 300), (600, 50))), [3, 5, 1])
+
+
+def test_typed_values_the_dice_do_not_show_are_refused_in_words():
+    with pytest.raises(CalibrationError, match="the dice read 1 3 5, you typed 2 3 5"):
+        learn_table(Double(ROLL), table(0), roll_photo(1), [3, 5, 2])
+
+
+@pytest.mark.parametrize("typed", [[], [0, 3, 5], [3, 5, 7]])
+def test_values_that_are_no_d6_faces_are_refused(typed):
+    with pytest.raises(CalibrationError, match="1 to 6"):
+        learn_table(Double(ROLL), table(0), roll_photo(1), typed)
+
+
+def test_photos_of_different_sizes_are_refused():
+    with pytest.raises(CalibrationError, match="same camera"):
+        learn_table(Double(ROLL), table(0)[:400], roll_photo(1), [3, 5, 1])
+
+
+def test_the_empty_cutoff_is_the_geometric_mean_of_the_differences_at_dice_and_at_empty_spots():
+    cal, _ = calibrated()
+    at_dice = min(d.place.difference for d in cal.dice)
+    at_spot = max(s.difference for s in cal.spots)
+    assert 0 < at_spot < cal.empty_cutoff < at_dice
+    assert cal.empty_cutoff == pytest.approx(math.sqrt(at_spot * at_dice))
+
+
+def test_the_empty_cutoff_is_learned_from_the_photos_not_set_by_hand():
+    quiet, _ = calibrated(noise=2.0)
+    noisy, _ = calibrated(noise=8.0)  # a noisier camera: its empty spots differ more between photos
+    assert noisy.empty_cutoff > quiet.empty_cutoff * 1.3
+    for cal in (quiet, noisy):
+        at_dice = min(d.place.difference for d in cal.dice)
+        assert max(s.difference for s in cal.spots) < cal.empty_cutoff < at_dice
+
+
+def test_a_speck_of_the_empty_table_is_not_read_as_a_die_with_the_calibration():
+    cal, reader = calibrated()
+    later = {(420, 380): (6, "blue")}
+    reader.truth = later
+    frame = roll_photo(7, dice=later)
+    assert sorted(d.value for d in reader.read(frame)) == [1, 6]  # the printed dot reads as a 1 ...
+    assert [d.value for d in reader.read(frame, table=cal)] == [6]  # ... but not at a calibrated spot
+
+
+def test_a_die_on_a_speck_of_the_empty_table_is_still_read():
+    cal, reader = calibrated()
+    later = {(200, 300): (4, "blue"), (420, 380): (6, "blue")}
+    reader.truth = later
+    assert sorted(d.value for d in reader.read(roll_photo(8, dice=later), table=cal)) == [4, 6]
+
+
+def test_a_speck_elsewhere_than_the_calibrated_spots_is_still_read_as_a_die():
+    cal, reader = calibrated()
+    reader.truth = {}
+    frame = table(9, specks=((200, 300), (600, 50)))
+    assert [(d.value, d.box[0] // 10) for d in reader.read(frame, table=cal)] == [(1, 59)]
+
+
+def test_the_empty_table_check_is_skipped_on_frames_of_another_size():
+    cal, reader = calibrated()
+    reader.truth = {}
+    frame = table(9)[:400]
+    assert len(reader.read(frame, table=cal)) == 1
+
+
+def test_the_working_scale_follows_the_calibrated_die_size_scaled_to_the_frame():
+    cal, reader = calibrated()
+    reader.read(table(9), table=cal)
+    assert reader.scales[-1] == pytest.approx(cal.die_px)
+    reader.read(cv2.resize(table(9), (1280, 960)), table=cal)
+    assert reader.scales[-1] == pytest.approx(2 * cal.die_px)
+    assert WORK_DIE / reader.scales[-1] < 1  # (LearnedReader.detect turns it into the working scale)
+
+
+def test_difference_is_small_for_the_same_place_under_other_light_and_large_under_a_die():
+    empty = table(0)
+    brighter = np.clip(table(1).astype(int) + 25, 0, 255).astype(np.uint8)
+    assert difference(brighter, empty, 200, 300, SIDE) < 5
+    assert difference(put(empty, 200, 300, "cream"), empty, 200, 300, SIDE) > 20
+
+
+def test_a_saved_calibration_loads_back_the_same(tmp_path):
+    cal, _ = calibrated()
+    cal.save(tmp_path / "table")
+    back = load_table(tmp_path / "table")
+    assert back is not None
+    assert back.die_px == pytest.approx(cal.die_px, abs=0.01)
+    assert back.colours == cal.colours and [d.value for d in back.dice] == [3, 5, 1]
+    assert back.empty_cutoff == pytest.approx(cal.empty_cutoff, abs=1e-3)
+    assert [(round(s.cx), round(s.cy)) for s in back.spots] == [(200, 300)]
+    assert np.array_equal(back.empty, cal.empty)  # PNG: lossless
+
+
+def test_a_missing_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog):
+    with caplog.at_level(logging.INFO, logger="vision.calibration"):
+        assert load_table(tmp_path / "table") is None
+    assert "no table calibration" in caplog.text and "companion calibrate table" in caplog.text
+
+
+def _break_json(folder):
+    (folder / "calibration.json").write_text("{not json")
+
+
+def _drop_photo(folder):
+    (folder / "empty.png").unlink()
+
+
+def _bad_size(folder):
+    record = json.loads((folder / "calibration.json").read_text())
+    record["die_px"] = -3
+    (folder / "calibration.json").write_text(json.dumps(record))
+
+
+def _missing_key(folder):
+    record = json.loads((folder / "calibration.json").read_text())
+    del record["spots"]
+    (folder / "calibration.json").write_text(json.dumps(record))
+
+
+def _garbage_photo(folder):
+    (folder / "empty.png").write_bytes(b"not a png")
+
+
+@pytest.mark.parametrize("damage, words", [(_break_json, "damaged"), (_drop_photo, "missing or not an image"),
+                                           (_bad_size, "no size"), (_missing_key, "spots"),
+                                           (_garbage_photo, "missing or not an image")])
+def test_a_damaged_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog, damage, words):
+    cal, _ = calibrated()
+    cal.save(tmp_path / "table")
+    damage(tmp_path / "table")
+    with caplog.at_level(logging.WARNING, logger="vision.calibration"):
+        assert load_table(tmp_path / "table") is None
+    assert words in caplog.text and "damaged" in caplog.text
+
+
+def test_a_die_that_landed_on_a_speck_of_the_empty_table_counts_as_one_of_the_roll():
+    dice = {**ROLL, (200, 300): (2, "cream")}
+    cal = learn_table(Double(dice), table(0), roll_photo(1, dice=dice), [3, 5, 1, 2])
+    assert cal.colours == ["red", "cream", "red", "cream"]
+    assert cal.empty_cutoff is not None and cal.empty_cutoff < min(d.place.difference for d in cal.dice)
