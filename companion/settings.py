@@ -14,6 +14,7 @@ every key is optional and a missing one keeps its default:
     source = "auto"           # auto | picamera2 | opencv:N | replay:DIR | sim
     settle_ms = 600           # the tray must be still this long before a reading, milliseconds
     confidence_threshold = 0.8  # a reading at least this sure (0-1) is proposed as certain
+    reader = "learned"        # learned (the trained models; the rules without them) | rules
 
     [gpio]
     mode = "auto"             # auto | mock | off
@@ -23,7 +24,7 @@ every key is optional and a missing one keeps its default:
     buzzer = "none"           # a pin, or "none"
 
 Command-line overrides use the `Settings` field names (`host`, `port`, `camera`, `data_dir`, `gpio`,
-`settle_ms`, `confidence_threshold`, and `pins` as a dict of pin names); None means "not given".
+`settle_ms`, `confidence_threshold`, `reader`, and `pins` as a dict of pin names); None means "not given".
 A relative `data_dir` in the file is taken relative to the file's folder.
 
 Unknown keys and wrong types raise `SettingsError` (a ValueError) with one line naming the key.
@@ -44,6 +45,7 @@ from typing import Any
 
 CAMERA_CHOICES = ("auto", "picamera2", "opencv:N", "replay:DIR", "sim")
 GPIO_MODES = ("auto", "mock", "off")
+READERS = ("learned", "rules")  # the learned dice reader (vision.learned), or the rule-tuned vision.dice
 FIRST_BCM, LAST_BCM = 2, 27  # GPIOs on the 40-pin header; 0 and 1 belong to a HAT's ID EEPROM
 
 _CAMERA_PATTERN = re.compile(r"auto|picamera2|sim|opencv:\d+|replay:.+")
@@ -85,6 +87,7 @@ class Settings:
     pins: PinSettings = field(default_factory=PinSettings)
     settle_ms: int = 600  # milliseconds the tray must be still before a reading
     confidence_threshold: float = 0.8  # 0-1; at or above it a reading is proposed as certain
+    reader: str = "learned"  # learned (falls back to rules where its models are missing) | rules
 
     @property
     def camera_index(self) -> int | None:
@@ -105,6 +108,7 @@ FILE_KEYS: dict[tuple[str, str], str] = {
     ("camera", "source"): "camera",
     ("camera", "settle_ms"): "settle_ms",
     ("camera", "confidence_threshold"): "confidence_threshold",
+    ("camera", "reader"): "reader",
     ("gpio", "mode"): "gpio",
     ("gpio", "confirm"): "pins.confirm",
     ("gpio", "retry"): "pins.retry",
@@ -256,6 +260,12 @@ def _confidence(where: str, value: Any, text_ok: bool) -> float:
     return float(value)
 
 
+def _reader(where: str, value: Any, text_ok: bool) -> str:
+    if value not in READERS:
+        raise SettingsError(f"{where} must be one of {', '.join(READERS)}, got {value!r}")
+    return value
+
+
 _FIELD_CHECKS = {
     "host": _host,
     "port": _port,
@@ -264,6 +274,7 @@ _FIELD_CHECKS = {
     "gpio": _gpio,
     "settle_ms": _settle_ms,
     "confidence_threshold": _confidence,
+    "reader": _reader,
 }
 
 

@@ -1,7 +1,11 @@
-"""`companion calibrate treehouse [--config FILE] [--data DIR] [--camera SPEC]`: the Treehouse die's faces.
+"""`companion calibrate treehouse|table [--config FILE] [--data DIR] [--camera SPEC]`: calibration.
 
-The faces go to DATA/treehouse/, where `companion serve` reads them: the data folder comes from the same
-settings as serve's (its default, the config file's `data_dir`, or --data).
+- treehouse: the Treehouse die's faces, to DATA/treehouse/.
+- table [--empty PHOTO] [--roll PHOTO] [--values "3 5 1"]: the table, learned from a photo of it empty
+  and one roll with its values typed (`vision.calibration`): the dice's size in px, their colours, and
+  where the empty table fools the detector. To DATA/table/. Photos not given are taken by the camera.
+Both go where `companion serve` and `companion read --data` read them: the data folder comes from the
+same settings as serve's (its default, the config file's `data_dir`, or --data).
 """
 
 from __future__ import annotations
@@ -20,6 +24,17 @@ def add_parser(sub) -> None:
                    help="data folder; faces go to DATA/treehouse/ (default: the one serve uses)")
     t.add_argument("--camera", help="auto, picamera2, opencv:N, replay:DIR or sim (default: serve's)")
     t.set_defaults(handler=run_treehouse)
+    b = what.add_parser("table", help="a photo of the empty table, then one roll with its values typed")
+    b.add_argument("--config", type=Path, help="the settings file serve uses (its data_dir and camera)")
+    b.add_argument("--data", dest="data_dir", type=Path,
+                   help="data folder; the calibration goes to DATA/table/ (default: the one serve uses)")
+    b.add_argument("--camera", help="auto, picamera2, opencv:N, replay:DIR or sim (default: serve's)")
+    b.add_argument("--empty", type=Path, metavar="PHOTO",
+                   help="a photo of the empty table (default: the camera's)")
+    b.add_argument("--roll", type=Path, metavar="PHOTO",
+                   help="a photo of one roll of the game's dice, same camera (default: the camera's)")
+    b.add_argument("--values", help='the values on top of the rolled dice, e.g. "3 5 1" (default: asked)')
+    b.set_defaults(handler=run_table)
 
 
 def capture_faces(source, ask=input, tries: int = 20) -> dict:
@@ -70,4 +85,76 @@ def run_treehouse(args) -> int:
         raise CommandError("calibration needs a person at the keyboard to turn the die") from None
     TreehouseTemplates(crops).save(folder, crops)
     print(f"saved {len(crops)} Treehouse faces in {folder}")
+    return 0
+
+
+FRAMES_PER_PHOTO = 5  # frames read for each photo, the last kept: the camera's exposure settles meanwhile
+
+
+def parse_values(text: str) -> list[int]:
+    """ "3 5 1" or "3,5,1" -> [3, 5, 1]; CommandError unless every value is a d6 face 1-6."""
+    words = text.replace(",", " ").split()
+    if not words or not all(w.isdigit() and 1 <= int(w) <= 6 for w in words):
+        raise CommandError(f"the values must be numbers from 1 to 6, one per die, e.g. \"3 5 1\": "
+                           f"got {text!r}")
+    return [int(w) for w in words]
+
+
+def capture_table(source, empty=None, roll=None, values: list[int] | None = None, ask=input):
+    """The empty table's photo, the roll's photo and its typed values: those not given are taken by the
+    camera (`source`) or asked, in the order a player does it."""
+    def photo():
+        frame = None
+        for _ in range(FRAMES_PER_PHOTO):
+            frame = source.read()
+        return frame
+
+    if empty is None:
+        ask("Clear the table: take every die off, then press Enter: ")
+        empty = photo()
+    if roll is None:
+        ask("Roll the game's dice (one of each set) into the tray, let them settle, then press Enter: ")
+        roll = photo()
+    while values is None:
+        try:
+            values = parse_values(ask("Type the values on top of the dice, e.g. 3 5 1: "))
+        except CommandError as err:
+            print(err)
+    return empty, roll, values
+
+
+def run_table(args) -> int:
+    from vision.calibration import CalibrationError, learn_table
+    from vision.errors import VisionError
+    from vision.images import load_image
+    from vision.learned import LearnedReader
+    from vision.sources import open_source
+
+    settings = settings_for(args)
+    if not LearnedReader.available():
+        raise CommandError("the learned dice reader's models are not in vision/data/: "
+                           "run 'companion train dice' first")
+    try:
+        reader = LearnedReader.default()
+    except Exception as err:  # a damaged model (ONNX Runtime raises its own errors)
+        raise CommandError(f"the learned dice reader could not be loaded: {err}") from None
+    values = parse_values(args.values) if args.values is not None else None
+    try:
+        empty = load_image(args.empty) if args.empty else None
+        roll = load_image(args.roll) if args.roll else None
+        if empty is None or roll is None:
+            with open_source(settings.camera) as source:
+                empty, roll, values = capture_table(source, empty, roll, values)
+        elif values is None:
+            empty, roll, values = capture_table(None, empty, roll, None)
+        table = learn_table(reader, empty, roll, values)
+    except (VisionError, CalibrationError) as err:
+        raise CommandError(str(err)) from None
+    except EOFError:
+        raise CommandError("calibration needs a person at the keyboard, "
+                           "or --empty, --roll and --values") from None
+    folder = Path(settings.data_dir) / "table"
+    table.save(folder)
+    print(f"learned: {table.describe()}")
+    print(f"saved in {folder}")
     return 0

@@ -1,4 +1,6 @@
-"""`companion read IMAGE... [--json] [--annotate DIR]`: read the dice in photos.
+"""`companion read IMAGE... [--json] [--annotate DIR] [--data DIR] [--reader learned|rules]`: read the dice
+in photos, with the learned reader (and the table's calibration in DATA/table/, when --data is given)
+where its models are in vision/data/, else with the rules; which one reads is said on stderr.
 
 Each photo is read on its own: one that is missing, a directory, too large, damaged or not an image
 prints its error and the others are still read; the exit status is 1 when any photo failed.
@@ -7,6 +9,7 @@ prints its error and the others are still read; the exit status is 1 when any ph
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from companion.cli import CommandError
@@ -17,14 +20,17 @@ def add_parser(sub) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (jpg, png, ...)")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     p.add_argument("--annotate", metavar="DIR", help="also write each photo with boxes and values to DIR")
-    p.add_argument("--data", metavar="DIR", help="data folder with Treehouse templates (treehouse/)")
+    p.add_argument("--data", metavar="DIR",
+                   help="data folder: the table calibration (table/), Treehouse templates (treehouse/)")
+    p.add_argument("--reader", choices=("learned", "rules"), default="learned",
+                   help="dice reader: learned (default; the rules without its models) or rules")
     p.set_defaults(handler=run)
 
 
 def _templates(data: str | None):
     from vision.treehouse import TreehouseTemplates
 
-    if data is None:
+    if data is None or not (Path(data) / "treehouse").is_dir():  # --data may hold only the calibration
         return None
     try:
         return TreehouseTemplates.load(Path(data) / "treehouse")
@@ -36,12 +42,13 @@ def _templates(data: str | None):
 def run(args) -> int:
     import cv2
 
-    from vision.dice import read_dice
     from vision.drawing import annotate
     from vision.errors import ImageReadError
     from vision.images import load_image
+    from vision.readers import open_reader
 
-    templates = _templates(args.data)
+    reader = open_reader(args.reader, Path(args.data) if args.data else None, treehouse=_templates(args.data))
+    print(f"dice reader: {reader.name}", file=sys.stderr)
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -51,7 +58,7 @@ def run(args) -> int:
         try:
             image = load_image(name)
             record["height"], record["width"] = image.shape[:2]
-            dice = read_dice(image, treehouse=templates)
+            dice = reader.read(image)
         except ImageReadError as err:
             record["error"] = str(err)
             failures += 1

@@ -24,6 +24,8 @@ def add_parser(sub) -> None:
     p.add_argument("--port", type=int, help="port (default 8000)")
     p.add_argument("--data", dest="data_dir", type=Path, help="data folder: the game log and calibration")
     p.add_argument("--gpio", choices=("auto", "mock", "off"), help="buttons and light: auto, mock or off")
+    p.add_argument("--reader", choices=("learned", "rules"),
+                   help="dice reader: learned (default; the rules without its models) or rules")
     p.set_defaults(handler=run)
 
 
@@ -31,7 +33,7 @@ def run(args) -> int:
     from companion.settings import SettingsError, load_settings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    overrides = {k: getattr(args, k) for k in ("camera", "host", "port", "data_dir", "gpio")
+    overrides = {k: getattr(args, k) for k in ("camera", "host", "port", "data_dir", "gpio", "reader")
                  if getattr(args, k) is not None}
     try:
         settings = load_settings(args.config, overrides)
@@ -86,9 +88,9 @@ class Companion:
     def _open_camera(self):
         from companion.tray import TrayParts, TrayWatcher
         from vision.camera import CameraThread
-        from vision.dice import read_dice
         from vision.drawing import annotate
         from vision.errors import VisionError
+        from vision.readers import open_reader
         from vision.settle import SettleDetector
         from vision.sources import open_source
 
@@ -97,7 +99,9 @@ class Companion:
         except VisionError as err:  # a named camera that is not there: say so, and do not start
             raise CommandError(f"camera {self.settings.camera!r}: {err}") from None
         camera = CameraThread(source)
-        treehouse = _treehouse_faces(Path(self.settings.data_dir))
+        data = Path(self.settings.data_dir)
+        # the learned reader with the table's calibration (DATA/table/), or the rules without its models
+        self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
         detector = SettleDetector(settle_ms=self.settings.settle_ms)
 
         seen = {"number": 0}
@@ -111,7 +115,7 @@ class Companion:
             return shot.image
 
         def read(image):
-            return [die.to_json() for die in read_dice(image, treehouse=treehouse)]
+            return [die.to_json() for die in self.reader.read(image)]
 
         parts = TrayParts(frame=frame, settled=detector.update,
                           read=read, annotate=lambda image, dice: annotate(image, dice, labels=False),
@@ -165,6 +169,7 @@ class Companion:
             log.info("no camera found: simulated camera")
         else:
             log.info("camera: simulated")
+        log.info("dice reader: %s", self.reader.name)
         if self.hardware is not None:
             log.info("buttons: %s", "simulated GPIO" if self.hardware.simulated else "GPIO")
         everyone = self.settings.host in ("0.0.0.0", "", "::")
@@ -173,6 +178,7 @@ class Companion:
 
     def status(self) -> dict:
         return {"camera": self.camera_name, "camera_error": self.camera.error or self.tray.error,
+                "reader": self.reader.name,
                 "buttons": "gpio" if self.hardware else "on screen",
                 "read_ms": round(self.tray.read_ms[-1], 1) if self.tray.read_ms else None}
 

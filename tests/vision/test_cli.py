@@ -21,7 +21,7 @@ def test_read_json_prints_one_line_per_image_and_survives_an_unreadable_file(tmp
     good, truth = _photo(tmp_path, "roll.png", [DieSpec("d6", "white", 4), DieSpec("d6", "red", 2)])
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not an image")
-    code = main(["read", str(broken), str(good), "--json"])
+    code = main(["read", str(broken), str(good), "--json", "--reader", "rules"])  # the readings it expects
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 1  # one file could not be read
     assert lines[0]["image"] == str(broken) and "not a readable image" in lines[0]["error"]
@@ -38,7 +38,7 @@ def test_read_json_prints_one_line_per_image_and_survives_an_unreadable_file(tmp
 def test_read_annotate_writes_a_boxed_copy(tmp_path, capsys):
     good, _ = _photo(tmp_path, "roll.png", [DieSpec("d6", "black", 5)])
     out = tmp_path / "annotated"
-    assert main(["read", str(good), "--annotate", str(out)]) == 0
+    assert main(["read", str(good), "--annotate", str(out), "--reader", "rules"]) == 0
     assert "5 (d6, black" in capsys.readouterr().out
     written = cv2.imread(str(out / "roll.annotated.png"))
     original = cv2.imread(str(good))

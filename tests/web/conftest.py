@@ -43,8 +43,12 @@ def served(session):
 
 @pytest.fixture
 def companion(tmp_path):
-    """The whole companion: simulated camera, no GPIO, a real server on a free port."""
-    settings = Settings(host="127.0.0.1", port=0, camera="sim", data_dir=tmp_path, gpio="off", settle_ms=300)
+    """The whole companion: simulated camera, no GPIO, a real server on a free port.
+
+    The rules read the demo camera's dice as these tests expect (Battle Zone's odds of the dice read);
+    serve choosing the learned reader is tested in tests/vision/test_calibrate_table.py."""
+    settings = Settings(host="127.0.0.1", port=0, camera="sim", data_dir=tmp_path, gpio="off", settle_ms=300,
+                        reader="rules")
     running = Companion(settings).start()
     running.server.start()
     yield running

@@ -1,0 +1,174 @@
+"""`companion calibrate table`; `serve` and `read` choosing the learned reader with the table's calibration.
+
+The learned reader is the test double of tests/vision/test_calibration.py (the trained networks are not
+what is tested here): LearnedReader.available and .default are pointed at it."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import cv2
+import pytest
+
+from companion.cli import main
+from companion.commands.calibrate import capture_table
+from companion.settings import Settings
+from tests.vision.test_calibration import ROLL, Double, put, roll_photo, table
+from vision.calibration import load_table
+from vision.dice import read_dice
+from vision.learned import LearnedReader
+
+LATER = {(420, 380): (6, "blue")}  # a later roll: one blue 6, beside the empty table's printed dot
+
+
+@pytest.fixture
+def learned(monkeypatch):
+    """The learned reader's models 'are there': the reader is a double that knows ROLL and LATER."""
+    double = Double({**ROLL, **LATER})
+    monkeypatch.setattr(LearnedReader, "available", staticmethod(lambda: True))
+    monkeypatch.setattr(LearnedReader, "default", classmethod(lambda cls: double))
+    return double
+
+
+@pytest.fixture
+def photos(tmp_path):
+    paths = {"empty": tmp_path / "empty.png", "roll": tmp_path / "roll.png", "later": tmp_path / "later.png"}
+    cv2.imwrite(str(paths["empty"]), table(0))
+    cv2.imwrite(str(paths["roll"]), roll_photo(1))
+    cv2.imwrite(str(paths["later"]), roll_photo(7, dice=LATER))
+    return paths
+
+
+def calibrate(data, photos, values="3 5 1"):
+    return main(["calibrate", "table", "--data", str(data), "--empty", str(photos["empty"]),
+                 "--roll", str(photos["roll"]), "--values", values])
+
+
+def test_calibrate_table_from_photos_prints_what_it_learned_and_saves_it(tmp_path, learned, photos, capsys):
+    assert calibrate(tmp_path / "data", photos) == 0
+    out = capsys.readouterr().out
+    assert "a die is 30 px across" in out and "red 3, red 5, cream 1" in out
+    assert "1 place on the empty table" in out and f"saved in {tmp_path / 'data' / 'table'}" in out
+    saved = load_table(tmp_path / "data" / "table")
+    assert saved is not None and saved.colours == ["red", "red", "cream"]
+
+
+def test_calibrate_table_says_how_many_dice_it_found_when_the_count_is_wrong(tmp_path, learned, photos,
+                                                                             capsys):
+    assert calibrate(tmp_path / "data", photos, values="3 5 1 2") == 2
+    assert "found 3 dice, you typed 4 values" in capsys.readouterr().err
+    assert not (tmp_path / "data" / "table").exists()  # nothing half-learned is saved
+
+
+@pytest.mark.parametrize("values", ["3 five 1", "3 5 9", ""])
+def test_calibrate_table_refuses_values_that_are_no_d6_faces(tmp_path, learned, photos, capsys, values):
+    assert calibrate(tmp_path / "data", photos, values=values) == 2
+    assert "numbers from 1 to 6" in capsys.readouterr().err
+
+
+def test_calibrate_table_needs_the_learned_models(tmp_path, photos, capsys, monkeypatch):
+    monkeypatch.setattr(LearnedReader, "available", staticmethod(lambda: False))
+    assert calibrate(tmp_path / "data", photos) == 2
+    assert "companion train dice" in capsys.readouterr().err
+
+
+def test_calibrate_table_reports_an_unreadable_photo(tmp_path, learned, photos, capsys):
+    photos["roll"].write_bytes(b"not a png")
+    assert calibrate(tmp_path / "data", photos) == 2
+    assert "roll.png" in capsys.readouterr().err
+
+
+class Tray:
+    """A camera over the tray: the empty table until the player is asked to roll, then the roll."""
+
+    def __init__(self, answers: list[str]):
+        self.frame = table(5)
+        self.prompts: list[str] = []
+        self.answers = iter(answers)
+
+    def read(self):
+        return self.frame.copy()
+
+    def ask(self, prompt):
+        self.prompts.append(prompt)
+        if prompt.startswith("Roll"):
+            self.frame = roll_photo(6)
+        return next(self.answers) if prompt.startswith("Type") else ""
+
+
+def test_calibration_at_the_camera_asks_to_clear_the_table_then_roll_then_type_the_values(capsys):
+    tray = Tray(["3 5 x", "3 5 1"])
+    empty, roll, values = capture_table(tray, ask=tray.ask)
+    asked = [p.split(":")[0].split(" ")[0] for p in tray.prompts]
+    assert asked == ["Clear", "Roll", "Type", "Type"]
+    assert "numbers from 1 to 6" in capsys.readouterr().out  # the wrong answer was said, and asked again
+    assert values == [3, 5, 1]
+    assert abs(empty.astype(int) - table(5)).max() == 0 and abs(roll.astype(int) - roll_photo(6)).max() == 0
+
+
+def _companion(tmp_path, **kw):
+    from companion.commands.serve import Companion
+
+    settings = Settings(host="127.0.0.1", port=0, camera="sim", data_dir=tmp_path / "data", gpio="off", **kw)
+    return Companion(settings)
+
+
+def test_serve_reads_with_the_learned_reader_and_the_tables_calibration(tmp_path, learned, photos, caplog):
+    assert calibrate(tmp_path / "data", photos) == 0
+    running = _companion(tmp_path)
+    try:
+        with caplog.at_level(logging.INFO, logger="companion"):
+            running.announce()
+        assert "dice reader: learned, calibrated (a die 30 px)" in caplog.text
+        assert running.status()["reader"] == "learned, calibrated (a die 30 px)"
+        later = cv2.imread(str(photos["later"]))
+        assert [d.value for d in running.reader.read(later)] == [6]  # the printed dot is not a die
+    finally:
+        running.close()
+
+
+def test_serve_reads_with_the_learned_reader_without_a_calibration(tmp_path, learned, photos):
+    running = _companion(tmp_path)
+    try:
+        assert running.status()["reader"] == "learned"
+        assert sorted(d.value for d in running.reader.read(cv2.imread(str(photos["later"])))) == [1, 6]
+    finally:
+        running.close()
+
+
+def test_serve_falls_back_to_the_rules_without_the_learned_models(tmp_path, monkeypatch):
+    monkeypatch.setattr(LearnedReader, "available", staticmethod(lambda: False))
+    running = _companion(tmp_path)
+    try:
+        assert running.status()["reader"] == "rules (the learned reader's models are not in vision/data/)"
+    finally:
+        running.close()
+
+
+def test_serve_reads_with_the_rules_when_the_setting_says_so(tmp_path, learned):
+    running = _companion(tmp_path, reader="rules")
+    try:
+        assert running.status()["reader"] == "rules"
+        frame = put(table(3, specks=()), 320, 240, "cream")
+        assert running.reader.read(frame) == read_dice(frame)
+    finally:
+        running.close()
+
+
+def test_read_uses_the_learned_reader_with_the_data_folders_calibration(tmp_path, learned, photos, capsys):
+    assert calibrate(tmp_path / "data", photos) == 0
+    capsys.readouterr()
+    assert main(["read", str(photos["later"]), "--json", "--data", str(tmp_path / "data")]) == 0
+    captured = capsys.readouterr()
+    assert [d["value"] for d in json.loads(captured.out)["dice"]] == [6]
+    assert "dice reader: learned, calibrated" in captured.err
+    assert main(["read", str(photos["later"]), "--json"]) == 0  # no data folder: no calibration
+    captured = capsys.readouterr()
+    assert sorted(d["value"] for d in json.loads(captured.out)["dice"]) == [1, 6]
+    assert "dice reader: learned\n" in captured.err
+
+
+def test_read_with_the_rules_when_asked(tmp_path, learned, photos, capsys):
+    assert main(["read", str(photos["later"]), "--reader", "rules"]) == 0
+    assert "dice reader: rules\n" in capsys.readouterr().err
