@@ -658,7 +658,9 @@ class TableSession(HostCommands):
             request = game.roll_request(state)
             decides = seating.decides(table, token)
             legal = [a for a in game.legal_actions(state) if a.get("type") != "roll"] if decides else []
-            shown = [a for a in legal if to_move in held or game.redact(state, a, seat) == a]
+            # only choices this phone may know: not another seat's hidden cards (DOG lists every
+            # waiting seat's gives while the partners exchange)
+            shown = [a for a in legal if game.redact(state, a, seat) == a]
             last = table.steps[-1] if table.steps else None
             last_roll = self._last_roll(table)
             before = table.steps[-2].state if len(table.steps) > 1 else table.initial

@@ -184,6 +184,9 @@ const Companion = (function () {
       el.classList.add("over");
       return;
     }
+    const g = games[gameName];
+    const said = g && g.status ? g.status(snap) : null; // a game's own words (DOG: who enters cards, gives)
+    if (said) { el.textContent = said.text; if (said.mine) el.classList.add("mine"); return; }
     if (snap.roll) { el.textContent = snap.roll.reason; return; }
     if (snap.state.draw && snap.state.draw.reason) { el.textContent = snap.state.draw.reason; return; }
     if (snap.to_move === snap.seat) { el.textContent = "Your turn, " + playerName(snap.seat); el.classList.add("mine"); return; }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..base import Options
+from ..base import Options, about
 from ..errors import BadOptions
 
 HANDS = ("entered", "laid")
@@ -21,12 +21,20 @@ class DogOptions(Options):
     on each round (the issue's reading) instead of one dealer for the whole game (2.3). Who starts each
     round rotates either way (D11)."""
 
-    hands: str = "entered"
-    canadian_seven: bool = False
-    joker_ban: bool = False
-    jack_without_effect: bool = True
-    dealer: int = 3
-    rotate_dealer: bool = False
+    hands: str = field(default="entered", metadata=about(
+        "Cards in hand", "Whether each phone knows its hand (forced play and folding are checked).",
+        {"entered": "each phone types the cards dealt to it",
+         "laid": "no hands: type each card as it is laid"}))
+    canadian_seven: bool = field(default=False, metadata=about(
+        "Canadian 7", "Any 7 may also move the partner's marbles (2.6)."))
+    joker_ban: bool = field(default=False, metadata=about(
+        "Joker ban", "A Joker may not bring a team's last marble home (2.6)."))
+    jack_without_effect: bool = field(default=True, metadata=about(
+        "Jack without effect", "With no other play, a Jack that has no swap is laid without effect (D5)."))
+    dealer: int = field(default=3, metadata=about(
+        "First dealer", "The seat that deals first, 0 to 3 (the next seat starts round 1)."))
+    rotate_dealer: bool = field(default=False, metadata=about(
+        "Rotate the dealer", "The deal passes on each round instead of one dealer for the whole game."))
 
     def check(self) -> None:
         """Raise BadOptions with a readable reason when a value does not fit."""
