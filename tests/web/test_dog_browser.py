@@ -13,13 +13,9 @@ The deal (chosen here; dealer Dan, so Ann starts):
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from companion.commands.serve import Companion
-from companion.settings import Settings
-from tests.web.browser import SMALL_PHONE, launch, sync_api
+from tests.web.browser import SMALL_PHONE, WAIT_MS, join_by_code, new_phone, start_table, take_offered_seat
 
 pytestmark = pytest.mark.browser
 
@@ -27,38 +23,15 @@ NAMES = ["Ann", "Ben", "Cat", "<i>Dan</i>"]  # a name with markup is shown as te
 HANDS = [["A", "K", "7", "4", "5", "2"], ["A", "3", "J", "2", "9", "10"], ["2", "3", "5", "Q", "8", "6"],
          ["2", "3", "4", "5", "6", "Q"]]
 GIFTS = ["K", "10", "6", "Q"]
-WAIT_MS = 20000  # generous: the machine is shared
 
 
-@pytest.fixture
-def companion(tmp_path):
-    settings = Settings(host="127.0.0.1", port=0, camera="sim", data_dir=tmp_path, gpio="off", settle_ms=300)
-    running = Companion(settings).start()
-    running.server.start()
-    yield running
-    running.close()
-
-
-def seat_phones(companion, browser) -> list:
+def seat_phones(url: str, browser, errors: list[str]) -> list:
     """Ann makes the table (dealer Dan) and takes her seat; Ben, Cat and Dan join with the code."""
-    pages = [browser.new_context(viewport=SMALL_PHONE).new_page() for _ in NAMES]
-    ann = pages[0]
-    ann.goto(companion.url + "/")
-    ann.select_option("#game", "dog")
-    for i, name in enumerate(NAMES):
-        ann.locator("#players input").nth(i).fill(name)
-    ann.get_by_role("button", name="Start").click()
-    ann.wait_for_url(re.compile(r"/t/"))
-    code = ann.locator("#show-qr").inner_text().strip()
-    ann.locator("#seats.offer").get_by_role("button", name="Ann").click()
-    ann.wait_for_selector(".seat .me")
+    pages = [new_phone(browser, errors=errors) for _ in NAMES]
+    code = start_table(pages[0], url, "dog", NAMES)
+    take_offered_seat(pages[0], "Ann")
     for page, name in zip(pages[1:], NAMES[1:], strict=True):
-        page.goto(companion.url + "/")
-        page.fill("#join-code", code)
-        page.get_by_role("button", name="Join").click()
-        page.wait_for_url(re.compile(r"/t/"))
-        page.locator(".seat", has_text=name).get_by_role("button", name="Take seat").click()
-        page.wait_for_selector(".seat .me")
+        join_by_code(page, url, code, name)
     return pages
 
 
@@ -96,89 +69,84 @@ def fold(pages, seat: int) -> None:
     button(page, "Fold: no card can be played").click()
 
 
-def test_four_phones_play_the_first_deal_of_dog_to_its_end(companion):
-    with sync_api().sync_playwright() as p:
-        browser = launch(p)
-        pages = seat_phones(companion, browser)
-        errors: list[str] = []
-        for page in pages:
-            page.on("pageerror", lambda err: errors.append(str(err)))
+def test_four_phones_play_the_first_deal_of_dog_to_its_end(served, browser):
+    errors: list[str] = []
+    pages = seat_phones(served.server.url, browser, errors)
 
-        # The deal: every phone types its cards at once; each enters them in turn (Ann first).
-        for page, hand in zip(pages, HANDS, strict=True):
-            page.wait_for_selector(".dog-deal", timeout=WAIT_MS)
-            for card in hand:
-                button(page, f"add {card}").click()
-        assert pages[1].locator("#dog-deal").is_disabled()  # Ben waits for Ann
-        for page in pages:
-            button(page, "These are my 6 cards").click()
-        on_every_phone(pages, "#status:has-text('one card face down')")
+    # The deal: every phone types its cards at once; each enters them in turn (Ann first).
+    for page, hand in zip(pages, HANDS, strict=True):
+        page.wait_for_selector(".dog-deal", timeout=WAIT_MS)
+        for card in hand:
+            button(page, f"add {card}").click()
+    assert pages[1].locator("#dog-deal").is_disabled()  # Ben waits for Ann
+    for page in pages:
+        button(page, "These are my 6 cards").click()
+    on_every_phone(pages, "#status:has-text('one card face down')")
 
-        # The exchange: Ann, Ben, Cat, Dan each give their partner one card face down.
-        for seat, card in enumerate(GIFTS):
-            page = pages[seat]
-            page.wait_for_selector("#status.mine:has-text('face down')", timeout=WAIT_MS)
-            button(page, f"give {card}").click()
-            mate = NAMES[(seat + 2) % 4]
-            page.get_by_role("button", name=f"Give {mate} the {card} face down").click()
-            if seat < 3:  # the last gift ends the exchange
-                page.wait_for_selector(f".dog-give:has-text('You gave {mate}')", timeout=WAIT_MS)
-        on_every_phone(pages, "#status:has-text('Your turn, Ann'), #status:has-text(\"Ann's turn\")")
-        hand = pages[0].locator(".dog-hand .dog-card")
-        assert sorted(hand.all_inner_texts()) == sorted(["A", "2", "4", "5", "6", "7"])  # Cat's 6 came
-        assert "Your hand" not in pages[0].locator("#board").inner_text()  # her turn shows the cards to lay
-        assert pages[1].locator(".dog-hand .dog-card").all_inner_texts() == ["A", "2", "3", "9", "J", "Q"]
-        assert pages[0].locator(".dog-player[data-seat='2']").inner_text().startswith("Cat partner")
+    # The exchange: Ann, Ben, Cat, Dan each give their partner one card face down.
+    for seat, card in enumerate(GIFTS):
+        page = pages[seat]
+        page.wait_for_selector("#status.mine:has-text('face down')", timeout=WAIT_MS)
+        button(page, f"give {card}").click()
+        mate = NAMES[(seat + 2) % 4]
+        page.get_by_role("button", name=f"Give {mate} the {card} face down").click()
+        if seat < 3:  # the last gift ends the exchange
+            page.wait_for_selector(f".dog-give:has-text('You gave {mate}')", timeout=WAIT_MS)
+    on_every_phone(pages, "#status:has-text('Your turn, Ann'), #status:has-text(\"Ann's turn\")")
+    hand = pages[0].locator(".dog-hand .dog-card")
+    assert sorted(hand.all_inner_texts()) == sorted(["A", "2", "4", "5", "6", "7"])  # Cat's 6 came
+    assert "Your hand" not in pages[0].locator("#board").inner_text()  # her turn shows the cards to lay
+    assert pages[1].locator(".dog-hand .dog-card").all_inner_texts() == ["A", "2", "3", "9", "J", "Q"]
+    assert pages[0].locator(".dog-player[data-seat='2']").inner_text().startswith("Cat partner")
 
-        # Ann: A to bring red out; her fresh marble blocks her start on every phone.
-        lay(pages, 0, "A", "a red marble from its kennel", "to red start")
-        on_every_phone(pages, "#todo:has-text('bring a red marble out onto its start')")
-        on_every_phone(pages, ".dog-marble.fresh[aria-label='red marble at red start, fresh on its start: "
-                              "it blocks everyone']")
-        assert all(page.locator(".dog-block").count() == 1 for page in pages)
-        lay(pages, 1, "A", "a blue marble from its kennel", "to blue start")
-        lay(pages, 2, "K", "a green marble from its kennel", "to green start")
-        on_every_phone(pages, "#todo:has-text('bring a green marble out')")
-        fold(pages, 3)  # Dan has no A, K or Joker
-        on_every_phone(pages, "#history li:first-child:has-text('<i>Dan</i> folds')")
-        # Ann: 4 backwards from her fresh start, tapped on the board.
-        lay(pages, 0, "4", "red marble at red start, fresh on its start: it blocks everyone", "to yellow 12",
-            board=True)
-        on_every_phone(pages, "#todo:has-text('move red at red start to yellow 12')")
-        lay(pages, 1, "3", "blue at blue start", "to blue 3")
-        lay(pages, 2, "5", "green at green start", "to green 5")
+    # Ann: A to bring red out; her fresh marble blocks her start on every phone.
+    lay(pages, 0, "A", "a red marble from its kennel", "to red start")
+    on_every_phone(pages, "#todo:has-text('bring a red marble out onto its start')")
+    on_every_phone(pages, ".dog-marble.fresh[aria-label='red marble at red start, fresh on its start: "
+                          "it blocks everyone']")
+    assert all(page.locator(".dog-block").count() == 1 for page in pages)
+    lay(pages, 1, "A", "a blue marble from its kennel", "to blue start")
+    lay(pages, 2, "K", "a green marble from its kennel", "to green start")
+    on_every_phone(pages, "#todo:has-text('bring a green marble out')")
+    fold(pages, 3)  # Dan has no A, K or Joker
+    on_every_phone(pages, "#history li:first-child:has-text('<i>Dan</i> folds')")
+    # Ann: 4 backwards from her fresh start, tapped on the board.
+    lay(pages, 0, "4", "red marble at red start, fresh on its start: it blocks everyone", "to yellow 12",
+        board=True)
+    on_every_phone(pages, "#todo:has-text('move red at red start to yellow 12')")
+    lay(pages, 1, "3", "blue at blue start", "to blue 3")
+    lay(pages, 2, "5", "green at green start", "to green 5")
 
-        # Ann's 7, part by part: 3 steps, then the 4 left past her start into her finish.
-        lay(pages, 0, "7", "red at yellow 12", "to yellow 15 (3, then 4 more)")
-        pages[0].wait_for_selector("#status:has-text('Your 7, 4 more steps')", timeout=WAIT_MS)
-        pages[1].wait_for_selector("#status:has-text(\"Ann's 7: 4 more steps\")", timeout=WAIT_MS)
-        pick(pages[0], "red at yellow 15", "to red F3 (4)", board=False)
-        on_every_phone(pages, "#todo:has-text('move red at yellow 15 to red F3')")
+    # Ann's 7, part by part: 3 steps, then the 4 left past her start into her finish.
+    lay(pages, 0, "7", "red at yellow 12", "to yellow 15 (3, then 4 more)")
+    pages[0].wait_for_selector("#status:has-text('Your 7, 4 more steps')", timeout=WAIT_MS)
+    pages[1].wait_for_selector("#status:has-text(\"Ann's 7: 4 more steps\")", timeout=WAIT_MS)
+    pick(pages[0], "red at yellow 15", "to red F3 (4)", board=False)
+    on_every_phone(pages, "#todo:has-text('move red at yellow 15 to red F3')")
 
-        # Ben's Jack swaps his blue with Cat's green; Cat moves on with an 8.
-        lay(pages, 1, "J", "blue at blue 3", "swap with green at green 5")
-        on_every_phone(pages, "#todo:has-text('swap blue at blue 3 with green at green 5')")
-        lay(pages, 2, "8", "green at blue 3", "to blue 11")
-        fold(pages, 0)  # Ann holds 2, 5, 6: her only marble is in F3
-        lay(pages, 1, "2", "blue at green 5", "to green 7")
-        # Cat's Q lands on Ben's blue and sends it home.
-        lay(pages, 2, "Q", "green at blue 11", "to green 7, sending blue home")
-        on_every_phone(pages, "#todo:has-text('send blue at green 7 home')")
-        fold(pages, 1)  # Ben's marbles are all in the kennel: his 9 and Q cannot move
-        lay(pages, 2, "2", "green at green 7", "to green 9")
-        lay(pages, 2, "3", "green marble at green 9", "to green 12", board=True)
+    # Ben's Jack swaps his blue with Cat's green; Cat moves on with an 8.
+    lay(pages, 1, "J", "blue at blue 3", "swap with green at green 5")
+    on_every_phone(pages, "#todo:has-text('swap blue at blue 3 with green at green 5')")
+    lay(pages, 2, "8", "green at blue 3", "to blue 11")
+    fold(pages, 0)  # Ann holds 2, 5, 6: her only marble is in F3
+    lay(pages, 1, "2", "blue at green 5", "to green 7")
+    # Cat's Q lands on Ben's blue and sends it home.
+    lay(pages, 2, "Q", "green at blue 11", "to green 7, sending blue home")
+    on_every_phone(pages, "#todo:has-text('send blue at green 7 home')")
+    fold(pages, 1)  # Ben's marbles are all in the kennel: his 9 and Q cannot move
+    lay(pages, 2, "2", "green at green 7", "to green 9")
+    lay(pages, 2, "3", "green marble at green 9", "to green 12", board=True)
 
-        # Every card of the first deal is laid or folded: round 2 is dealt, Ben starts.
-        on_every_phone(pages, "#todo:has-text('move green at green 9 to green 12')")
-        on_every_phone(pages[:1] + pages[2:], "#status:has-text('Dan</i> deals 5 cards each: waiting for "
-                                              "the cards dealt to Ben')")
-        pages[1].wait_for_selector("#status.mine:has-text('Ben: enter the 5 cards dealt to you')")
-        for page in pages:
-            width = page.evaluate("() => document.documentElement.scrollWidth")
-            assert width <= SMALL_PHONE["width"], f"the page is {width} px wide on a 360 px phone"
-            assert page.locator("#board i, #status i, #todo i").count() == 0  # the name is text
-            assert page.locator(".dog-marble").count() == 16
-        assert pages[1].locator(".dog-deal h2").inner_text() == "The 5 cards dealt to you"
-        pages[0].screenshot(path="/tmp/dog-ann.png", full_page=True)
-        assert errors == []
-        browser.close()
+    # Every card of the first deal is laid or folded: round 2 is dealt, Ben starts.
+    on_every_phone(pages, "#todo:has-text('move green at green 9 to green 12')")
+    on_every_phone(pages[:1] + pages[2:], "#status:has-text('Dan</i> deals 5 cards each: waiting for "
+                                          "the cards dealt to Ben')")
+    pages[1].wait_for_selector("#status.mine:has-text('Ben: enter the 5 cards dealt to you')")
+    for page in pages:
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= SMALL_PHONE["width"], f"the page is {width} px wide on a 360 px phone"
+        assert page.locator("#board i, #status i, #todo i").count() == 0  # the name is text
+        assert page.locator(".dog-marble").count() == 16
+    assert pages[1].locator(".dog-deal h2").inner_text() == "The 5 cards dealt to you"
+    pages[0].screenshot(path="/tmp/dog-ann.png", full_page=True)
+    assert errors == []

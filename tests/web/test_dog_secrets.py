@@ -16,10 +16,7 @@ import re
 import pytest
 
 from companion.games.dog.cards import RANKS
-from companion.store import EventStore
-from companion.table import TableSession
 from tests.web.test_live import HOST, Stream, address, call
-from web.app import create_app
 from web.server import WebServer
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
@@ -27,14 +24,6 @@ HANDS = [["K", "K", "A", "5", "2", "3"], ["J", "J", "A", "6", "2", "3"], ["Q", "
          ["10", "10", "A", "9", "2", "3"]]
 MARKERS = ["K", "J", "Q", "10"]  # never leave their seat's hand in this test
 GIFTS = ["5", "6", "8", "9"]  # each its giver's alone until the exchange ends
-
-
-@pytest.fixture
-def server(tmp_path):
-    web = WebServer(create_app(TableSession(EventStore(tmp_path / "t.sqlite"))), host=HOST, port=0)
-    web.start()
-    yield web
-    web.close()
 
 
 class Table:
@@ -105,8 +94,8 @@ def check_every_route(table: Table, gifts_open: bool = False) -> None:
 
 
 @pytest.fixture
-def table(server):
-    made = Table(server)
+def table(served):
+    made = Table(served.server)
     yield made
     made.close()
 
