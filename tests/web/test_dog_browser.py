@@ -150,3 +150,42 @@ def test_four_phones_play_the_first_deal_of_dog_to_its_end(served, browser):
     assert pages[1].locator(".dog-deal h2").inner_text() == "The 5 cards dealt to you"
     pages[0].screenshot(path="/tmp/dog-ann.png", full_page=True)
     assert errors == []
+
+
+def test_without_hands_each_phone_types_the_card_it_lays_and_says_when_it_cannot_play(served, browser):
+    """Option hands = laid (chosen on the first page): no deal to enter and no exchange; the phone to play
+    picks the card from all fourteen (those with no move greyed) or folds."""
+    errors: list[str] = []
+    pages = [new_phone(browser, errors=errors) for _ in NAMES]
+    ann = pages[0]
+    ann.goto(served.server.url + "/")
+    ann.select_option("#game", "dog")
+    for n, name in enumerate(NAMES):
+        ann.locator("#players input").nth(n).fill(name)
+    ann.locator("#options-box summary").click()
+    ann.get_by_label("Cards in hand").select_option("laid")
+    ann.get_by_role("button", name="Start").click()
+    code = ann.locator("#show-qr").inner_text().strip()
+    take_offered_seat(ann, "Ann")
+    for page, name in zip(pages[1:], NAMES[1:], strict=True):
+        join_by_code(page, served.server.url, code, name)
+
+    ann.wait_for_selector("#status.mine:has-text('Your turn, Ann')")
+    picker = ann.locator("#dog-turn .dog-picker button")
+    assert picker.count() == 14
+    assert [b.get_attribute("aria-label") for b in picker.all() if b.is_enabled()] == [
+        "lay A", "lay K", "lay Joker"]  # only a start card can move with every marble at home
+    assert pages[1].locator(".dog-deal, .dog-give").count() == 0
+    lay(pages, 0, "A", "a red marble from its kennel", "to red start")
+    pages[1].wait_for_selector("#status.mine")
+    pages[1].get_by_role("button", name="I cannot play: fold").click()
+    lay(pages, 2, "Joker", "a green marble from its kennel", "to green start")
+    on_every_phone(pages, "#todo:has-text('Cat lays a Joker: bring a green marble out onto its start')")
+    pages[3].wait_for_selector("#status.mine")
+    pages[3].get_by_role("button", name="I cannot play: fold").click()
+    lay(pages, 0, "5", "red at red start", "to red 5", board=False)
+    on_every_phone(pages, "#todo:has-text('move red at red start to red 5')")
+    assert ann.locator(".dog-player[data-seat='0'] .dog-left").inner_text() == "4 cards"
+    assert ann.locator(".dog-player[data-seat='1'] .dog-left").inner_text() == "0 cards"  # Ben folded
+    pages[2].wait_for_selector("#status.mine:has-text('Your turn, Cat')")  # Ben and Dan sit out the round
+    assert errors == []

@@ -190,7 +190,7 @@
       }
       const tap = live || targets.has(key);
       pieces += '<g class="' + cls.join(" ") + '" data-key="' + key + '"' + (tap ? ' role="button" tabindex="0"' : "") + ' aria-label="' + esc(label) + '">' +
-        (tap ? '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="11.5"/>' : "") +
+        (tap ? '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="9.5"/>' : "") +
         '<circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + MARBLE + '" fill="' + INK[COLOURS[m.colour]] + '" stroke="' + (m.fresh ? "#fff" : "#000a") +
         '" stroke-width="' + (m.fresh ? 3 : 1.2) + '"/></g>';
     }
@@ -199,7 +199,7 @@
       if (marbles(st).some((m) => String(m.key) === key)) continue;
       const [x, y] = place(Number(key), 0, turn);
       pieces += '<g class="dog-target" data-key="' + key + '" role="button" tabindex="0" aria-label="' + esc("to " + holeName(Number(key))) + '">' +
-        '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="11.5"/><circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + HOLE + '" fill="none" stroke="#4da3ff" stroke-width="2.5"/></g>';
+        '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="9.5"/><circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + HOLE + '" fill="none" stroke="#4da3ff" stroke-width="2.5"/></g>';
     }
     const who = s.to_move >= 0 && s.to_move !== null ? st.players[s.to_move] : "";
     const middle = '<text x="0" y="-6" class="dog-mid">Round ' + st.round + "</text>" +
@@ -314,7 +314,8 @@
         html += '<div class="dog-choices">' + froms.map((f) => '<button class="primary" data-from="' + esc(String(f)) + '">' + esc(marbleName(st, f)) + "</button>").join("") + "</div>";
       } else {
         const here = mine.filter((x) => String(x.from) === pick.from);
-        const tos = here.filter((x, i) => here.findIndex((y) => y.to === x.to) === i);
+        const tos = here.filter((x, i) => here.findIndex((y) => y.to === x.to) === i)
+          .sort((x, y) => distance(x.from, x.to) - distance(y.from, y.to)); // nearest first
         if (pick.to === null) {
           html += '<div class="dog-choices">' + tos.map((x) => '<button class="primary" data-to="' + x.to + '">' + esc(targetWords(st, x)) + "</button>").join("") +
             '<button class="secondary" id="dog-other">Another marble</button></div>';
@@ -344,11 +345,11 @@
     const can = new Set(pick.from === null ? mine.map((x) => String(x.from)) : []);
     const targets = new Set(pick.from !== null ? mine.filter((x) => String(x.from) === pick.from).map((x) => String(x.to)) : []);
 
+    // the board, then what this phone does now (close under the board), then the players
     let html = '<div class="card dog-table">' + boardSvg(s, can, targets, pick.from) +
-      '<p class="dog-legend"><small>Your start is at the bottom; play runs anticlockwise. A white bar: a fresh marble blocks its start.</small></p>' +
-      tablePanel(s) + "</div>";
+      '<p class="dog-legend"><small>Your start is at the bottom; play runs anticlockwise. A white bar: a fresh marble blocks its start.</small></p></div>';
     const turn = turnPanel(s, all);
-    html += turn + (turn ? "" : handPanel(s));
+    html += (turn || handPanel(s)) + '<div class="card">' + tablePanel(s) + "</div>";
     el.innerHTML = html;
 
     const redraw = () => ui.render();
