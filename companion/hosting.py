@@ -190,6 +190,14 @@ class HostCommands:
                 raise NotYourSeat("only the table's host may take the camera and buttons")
             return self._choose(table)
 
+    def may_calibrate(self, table_id: str, token: str | None) -> None:
+        """Only the host of the table the camera serves may calibrate the camera (NotYourSeat, NotNow)."""
+        with self._lock:
+            table = self.get(table_id)
+            self._host_only(table, token, "calibrate the camera")
+            if self.current != table.id:
+                raise NotNow("the camera serves another table: use the camera here first, then calibrate")
+
     # ---- helpers ---------------------------------------------------------------------------------
     def _choose(self, table: Table) -> list[str]:
         self._commit(table, "current", {})

@@ -39,6 +39,7 @@ class TrayParts:
     read: Callable[[np.ndarray], list[dict[str, Any]]]  # dice as dicts (value, kind, colour, box, confidence)
     annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
     thrower: Thrower | None = None  # the synthetic camera, which throws dice when a roll is asked for
+    paused: Callable[[], bool] = lambda: False  # True while the host calibrates: the tray is not a game's
 
 
 class TrayWatcher:
@@ -69,6 +70,9 @@ class TrayWatcher:
             return False
         self.error = None
         settled = self.parts.settled(frame, now_ms)
+        if self.parts.paused():  # calibrating: what lies in the tray now is never read as the game's roll
+            self._armed = False
+            return False
         if not settled:
             self._armed = True
         pending = self.session.pending_roll()

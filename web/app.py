@@ -21,6 +21,7 @@ from companion import advice, games, seating
 from companion.table import BadCommand, TableError, TableSession
 
 from .address import is_loopback, phone_urls
+from .calibration_routes import add_calibration_routes
 from .host_routes import add_host_routes
 from .limits import RateLimit
 from .live import Broadcaster, StreamsBusy, live_body
@@ -36,8 +37,10 @@ TABLES_LISTED = 8  # the front page lists the running table and this many recent
 TABLES_BURST, TABLE_EVERY_S = 6, 20.0
 
 
-def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | None = None) -> Flask:
-    """The web app for one table session; `status()` reports camera and buttons for the page."""
+def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | None = None,
+               calibrator: Any = None) -> Flask:
+    """The web app for one table session; `status()` reports camera and buttons for the page;
+    `calibrator`: the camera's calibration step for the host (web/calibration_routes.py), or None."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False
@@ -246,6 +249,7 @@ def create_app(session: TableSession, status: Callable[[], dict[str, Any]] | Non
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     add_host_routes(app, session, body, applied)
+    add_calibration_routes(app, session, calibrator, body)
     return app
 
 

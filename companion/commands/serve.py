@@ -74,7 +74,7 @@ class Companion:
                 log.warning("storage: %s", problem)
             self.camera_name, self.camera, self.tray = self._open_camera()
             self.hardware = self._open_hardware()
-            self.app = create_app(self.session, status=self.status)
+            self.app = create_app(self.session, status=self.status, calibrator=self.calibrator)
             self.server = WebServer(self.app, host=settings.host, port=settings.port)
         except StorageError as err:
             self.lock.release()
@@ -117,10 +117,39 @@ class Companion:
         def read(image):
             return [die.to_json() for die in self.reader.read(image)]
 
+        self.calibrator = self._calibrator(camera, data)
         parts = TrayParts(frame=frame, settled=detector.update,
                           read=read, annotate=lambda image, dice: annotate(image, dice, labels=False),
-                          thrower=source if hasattr(source, "throw") else None)
+                          thrower=source if hasattr(source, "throw") else None,
+                          paused=lambda: self.calibrator.busy)
         return source.name, camera, TrayWatcher(self.session, parts, interval_s=0)
+
+    def _calibrator(self, camera, data: Path):
+        """The calibration step on the host's page: photos from the camera, learned with the learned
+        reader, saved in DATA/table/; serve reads with the new calibration from then on."""
+        from companion.calibrating import TableCalibrator
+        from vision.readers import open_reader
+
+        def photo():
+            shot = camera.latest()
+            newer = camera.wait_newer(shot.number if shot else 0, timeout_s=2.0)  # taken after the press
+            return None if newer is None or camera.error else newer.image
+
+        def reader():
+            from vision.learned import LearnedReader
+
+            if not self.reader.name.startswith("learned"):
+                return f"the camera reads with {self.reader.name}: calibration is for the learned reader"
+            return LearnedReader.default()
+
+        def learned(table) -> None:
+            self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
+            log.info("calibrated: %s; dice reader: %s", table.describe(), self.reader.name)
+
+        calibrator = TableCalibrator(photo, reader, data / "table", learned)
+        if self.reader.table is not None:
+            calibrator.said = self.reader.table.describe()
+        return calibrator
 
     def _open_hardware(self):
         from hardware import PinMap, open_hardware
@@ -178,7 +207,7 @@ class Companion:
 
     def status(self) -> dict:
         return {"camera": self.camera_name, "camera_error": self.camera.error or self.tray.error,
-                "reader": self.reader.name,
+                "reader": self.reader.name, "calibration": self.calibrator.state(),
                 "buttons": "gpio" if self.hardware else "on screen",
                 "read_ms": round(self.tray.read_ms[-1], 1) if self.tray.read_ms else None}
 

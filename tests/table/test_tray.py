@@ -157,3 +157,22 @@ def test_a_reading_of_a_roll_typed_meanwhile_on_a_phone_is_not_offered_for_the_n
     watcher.step(50)
     assert len(reads) == 1 and table.state["turn"] == 1
     assert table.proposal is None  # Alice's dice were not offered as Bob's roll
+
+
+def test_nothing_is_read_while_the_host_calibrates_nor_the_calibration_roll_after_it(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    calibrating = {"now": False}
+    watcher.parts.paused = lambda: calibrating["now"]
+    session.act(table.id, table.version, {"type": "bet", "dice": 1}, token)
+    watcher.step(0)
+    calibrating["now"] = True  # the host takes the table's photos: the dice rolled for it move and settle
+    watcher.step(25)
+    settle.still = True
+    assert not watcher.step(50)
+    calibrating["now"] = False
+    assert not watcher.step(75)  # the calibration roll still lies there: not the game's roll
+    assert reads == []
+    settle.still = False  # the game's roll
+    watcher.step(100)
+    settle.still = True
+    assert watcher.step(125) and len(reads) == 1

@@ -172,3 +172,19 @@ def test_read_uses_the_learned_reader_with_the_data_folders_calibration(tmp_path
 def test_read_with_the_rules_when_asked(tmp_path, learned, photos, capsys):
     assert main(["read", str(photos["later"]), "--reader", "rules"]) == 0
     assert "dice reader: rules\n" in capsys.readouterr().err
+
+
+def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was_learned(tmp_path, learned,
+                                                                                          photos):
+    running = _companion(tmp_path).start()
+    try:
+        assert running.status()["calibration"] == {"step": "empty", "learned": None}
+        running.calibrator.take_empty()  # the page's first step: a photo from the camera
+        assert running.tray.parts.paused() and running.status()["calibration"]["step"] == "roll"
+        running.calibrator.cancel()
+        assert not running.tray.parts.paused()
+        assert calibrate(tmp_path / "data", photos) == 0  # as the page's second step saves it ...
+        running.calibrator.learned(load_table(tmp_path / "data" / "table"))  # ... and tells serve
+        assert running.status()["reader"] == "learned, calibrated (a die 30 px)"
+    finally:
+        running.close()

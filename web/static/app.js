@@ -11,6 +11,8 @@ const Companion = (function () {
   let confirming = null; // a host or undo command waiting for "Yes" on this phone
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
+  // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
+  const calibration = { step: "empty", learned: null, open: false, values: "" };
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -66,6 +68,11 @@ const Companion = (function () {
     else if (status.camera) { camera.textContent = "Camera: seen"; camera.className = "ok"; }
     else { camera.textContent = "Camera: none"; camera.className = "bad"; }
     $("health-buttons").textContent = status.buttons === "gpio" ? "Buttons: wired" : "Buttons: on screen";
+    const calib = status.calibration;
+    if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned)) {
+      Object.assign(calibration, calib);
+      renderHost();
+    }
   }
 
   function connect() {
@@ -277,6 +284,7 @@ const Companion = (function () {
       if (!snap.over) html += '<button class="secondary" id="end-game">End the game</button>';
       html += '<button class="secondary" id="again">Start another game</button></div>';
       if (!snap.history.length && !snap.over) html += optionsForm();
+      if (!snap.running) html += calibrationCard();
     } else if (me.member) {
       const mine = snap.requests.filter((r) => r.mine);
       html += mine.map((r) => '<p class="request">' + esc(r.text) + ": waiting. The host can approve it, or press CONFIRM on the table. " +
@@ -309,6 +317,7 @@ const Companion = (function () {
     }
     el.querySelectorAll("button[data-approve]").forEach((b) => { b.onclick = () => api("/requests/" + b.dataset.approve + "/approve", {}); });
     el.querySelectorAll("button[data-decline]").forEach((b) => { b.onclick = () => api("/requests/" + b.dataset.decline + "/decline", {}); });
+    bindCalibration();
     const form = $("options-form");
     if (form) {
       form.onsubmit = (e) => {
@@ -319,6 +328,47 @@ const Companion = (function () {
           else if (input.type === "number") options[input.name] = Number(input.value);
         });
         api("/options", { options });
+      };
+    }
+  }
+
+  // The camera's calibration, for the host of the table the camera serves: a photo of the empty table,
+  // then one roll with its values typed; the companion learns the dice's size, colours and the table.
+  function calibrationCard() {
+    let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" ? " open" : "") +
+      "><summary>Calibrate the camera</summary>";
+    if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
+    if (calibration.step === "roll") {
+      html += '<form id="calib-roll"><label for="calib-values">Roll one die of each set into the tray, let them settle, ' +
+        'then type the number on top of each die</label><input id="calib-values" inputmode="numeric" autocomplete="off" ' +
+        'placeholder="3 5 1" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
+        '<button type="button" class="secondary" id="calib-cancel">Cancel</button></div></form>';
+    } else {
+      html += '<p>Take every die off the table, then:</p><p><button class="secondary" id="calib-empty">The table is empty: take its photo</button></p>';
+    }
+    return html + "</details>";
+  }
+
+  function bindCalibration() {
+    const card = $("calibrate");
+    if (!card) return;
+    card.ontoggle = () => { calibration.open = card.open; };
+    const after = (data) => {
+      if (!data) return;
+      toast(data.text);
+      Object.assign(calibration, { step: data.step, learned: data.learned });
+      if (data.step === "empty") calibration.values = "";
+      renderHost();
+    };
+    if ($("calib-empty")) $("calib-empty").onclick = async () => after(await api("/calibration/empty", {}));
+    if ($("calib-cancel")) $("calib-cancel").onclick = async () => after(await api("/calibration/cancel", {}));
+    const values = $("calib-values");
+    if (values) values.oninput = () => { calibration.values = values.value; };
+    if ($("calib-roll")) {
+      $("calib-roll").onsubmit = async (e) => {
+        e.preventDefault();
+        const numbers = values.value.split(/[\s,]+/).filter(Boolean).map(Number);
+        after(await api("/calibration/roll", { values: numbers }));
       };
     }
   }

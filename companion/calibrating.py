@@ -1,0 +1,106 @@
+"""The calibration step on the page: the host has the camera take the empty table, then one roll whose
+values they type; the companion learns the table from the two photos (`vision.calibration`).
+
+Part of the composition root (built by `companion serve`), so it may import vision; the web part gets it
+as a plain object, and the table session says who may use it (the host of the table the camera serves).
+While the empty photo waits for its roll (at most `wait_s`), the tray watcher reads nothing
+(`busy` pauses it), so the calibration roll is never taken for a game's roll.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .refusals import BadCommand, NotNow
+
+WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
+
+
+class TableCalibrator:
+    """The two steps and what was learned.
+
+    photo: the camera's newest frame (BGR), None when it sends none.
+    reader: the learned reader, or a sentence saying why there is none to calibrate for.
+    folder: where the calibration is saved (DATA/table).
+    learned: called with the new calibration once it is saved (serve reads with it from then on).
+    """
+
+    def __init__(self, photo: Callable[[], np.ndarray | None], reader: Callable[[], Any], folder: Path,
+                 learned: Callable[[Any], None] = lambda table: None, wait_s: float = WAIT_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
+        self.wait_s, self.clock = wait_s, clock
+        self.said: str | None = None  # what the last calibration learned, for the page
+        self._empty: np.ndarray | None = None
+        self._taken_at = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def busy(self) -> bool:
+        """True while an empty photo waits for its roll (and not longer than wait_s)."""
+        with self._lock:
+            return self._waiting()
+
+    def _waiting(self) -> bool:
+        if self._empty is not None and self.clock() - self._taken_at > self.wait_s:
+            self._empty = None
+        return self._empty is not None
+
+    def _learned_reader(self):
+        reader = self.reader()
+        if isinstance(reader, str):
+            raise NotNow(reader)
+        return reader
+
+    def _frame(self) -> np.ndarray:
+        frame = self.photo()
+        if frame is None:
+            raise NotNow("the camera sends no pictures: check it, then try again")
+        return frame
+
+    def take_empty(self) -> str:
+        """Step 1: the photo of the empty table."""
+        self._learned_reader()
+        frame = self._frame()
+        with self._lock:
+            self._empty, self._taken_at = frame.copy(), self.clock()
+        return "The empty table is taken: now roll one die of each set into the tray and type their values"
+
+    def take_roll(self, values: Any) -> str:
+        """Step 2: the photo of the roll and its typed values (a list of numbers 1-6); learns and saves."""
+        from vision.calibration import CalibrationError, learn_table
+
+        if not isinstance(values, list) or not values or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
+            raise BadCommand('"values" must list the number (1 to 6) on top of each die, e.g. [3, 5, 1]')
+        reader = self._learned_reader()
+        with self._lock:
+            if not self._waiting():
+                raise NotNow("take the photo of the empty table first")
+            empty = self._empty
+        frame = self._frame()
+        try:
+            table = learn_table(reader, empty, frame, values)
+        except CalibrationError as err:
+            raise BadCommand(str(err)) from None
+        table.save(self.folder)
+        with self._lock:
+            self._empty = None
+        self.said = table.describe()
+        self.learned(table)
+        return f"Calibrated: {self.said}"
+
+    def cancel(self) -> str:
+        with self._lock:
+            self._empty = None
+        return "Calibration cancelled: the camera reads the game's rolls again"
+
+    def state(self) -> dict[str, Any]:
+        """For the page: the step due ("empty" or "roll") and what the last calibration learned."""
+        return {"step": "roll" if self.busy else "empty", "learned": self.said}

@@ -1,0 +1,143 @@
+"""The calibration step on the host's page, through the API: the empty table, then one roll with its values.
+
+The camera is a stand-in giving the photos of tests/vision/test_calibration.py, and the learned reader
+is its test double: what is tested is the step, who may take it, and what it answers."""
+
+from __future__ import annotations
+
+import pytest
+
+import tests.race  # noqa: F401  (registers the "race" game)
+from companion.calibrating import TableCalibrator
+from tests.vision.test_calibration import ROLL, Double, roll_photo, table
+from tests.web.phones import new_table, phone, take_seat
+from vision.calibration import load_table
+from web.app import create_app
+
+
+class Camera:
+    """The camera over the table: `now` is the frame it sends (None: it sends nothing)."""
+
+    def __init__(self):
+        self.now = table(0)
+
+    def photo(self):
+        return self.now
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def rig(session, tmp_path):
+    camera, clock, learned = Camera(), Clock(), []
+    calibrator = TableCalibrator(camera.photo, lambda: Double(ROLL), tmp_path / "table", learned.append,
+                                 wait_s=300, clock=clock)
+    app = create_app(session, calibrator=calibrator)
+    app.testing = True
+    client = app.test_client(use_cookies=False)
+    made = new_table(client, "race", ["Alice", "Bob"])
+    return client, made, phone(made["token"]), camera, clock, calibrator, learned, tmp_path / "table"
+
+
+def step(client, made, who, name, **data):
+    return client.post(f"/api/tables/{made['id']}/calibration/{name}", json=data, headers=who)
+
+
+def test_the_host_calibrates_with_the_empty_table_then_a_typed_roll(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    res = step(client, made, host, "empty")
+    assert res.status_code == 200 and res.get_json()["step"] == "roll"
+    assert "now roll one die of each set" in res.get_json()["text"]
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", values=[3, 5, 1])
+    assert res.status_code == 200, res.get_json()
+    answer = res.get_json()
+    assert answer["step"] == "empty" and "red 3, red 5, cream 1" in answer["learned"]
+    assert answer["text"].startswith("Calibrated: a die is 30 px across")
+    assert load_table(folder).colours == ["red", "red", "cream"]  # saved in DATA/table
+    assert [t.colours for t in learned] == [["red", "red", "cream"]]  # serve is told, and reads with it
+
+
+def test_only_the_host_calibrates_the_camera(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    alice = take_seat(client, made, 0)
+    for who in (alice, {}):
+        res = step(client, made, who, "empty")
+        assert res.status_code == 403 and "only the table's host may calibrate" in res.get_json()["error"]
+    assert not calibrator.busy
+
+
+def test_the_table_the_camera_does_not_serve_is_not_calibrated(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    alice = take_seat(client, made, 0)
+    version = client.get(f"/api/tables/{made['id']}").get_json()["version"]
+    res = client.post(f"/api/tables/{made['id']}/actions", headers=alice,
+                      json={"version": version, "action": {"type": "bet", "dice": 1}})
+    assert res.status_code == 200  # a game in progress keeps the camera
+    other = new_table(client, "race", ["Cleo", "Dan"])
+    res = step(client, other, phone(other["token"]), "empty")
+    assert res.status_code == 409 and "the camera serves another table" in res.get_json()["error"]
+
+
+def test_a_roll_before_the_empty_table_is_refused(rig):
+    client, made, host, *_ = rig
+    res = step(client, made, host, "roll", values=[3, 5, 1])
+    assert res.status_code == 409 and "empty table first" in res.get_json()["error"]
+
+
+@pytest.mark.parametrize("values", [None, [], [3, 5, 9], ["3"], [True], "3 5 1"])
+def test_values_that_are_no_d6_faces_are_a_bad_request(rig, values):
+    client, made, host, camera, *_ = rig
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", values=values)
+    assert res.status_code == 400 and "1 to 6" in res.get_json()["error"]
+
+
+def test_a_roll_that_does_not_match_the_typed_values_says_why_and_can_be_tried_again(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", values=[3, 5, 1, 2])
+    assert res.status_code == 400 and "found 3 dice, you typed 4 values" in res.get_json()["error"]
+    assert calibrator.busy and not folder.exists()
+    assert step(client, made, host, "roll", values=[1, 3, 5]).status_code == 200
+
+
+def test_the_game_is_not_read_while_the_host_calibrates_and_is_after_cancel_or_a_wait(rig):
+    client, made, host, camera, clock, calibrator, *_ = rig
+    step(client, made, host, "empty")
+    assert calibrator.busy  # the tray watcher pauses on it
+    res = step(client, made, host, "cancel")
+    assert res.status_code == 200 and res.get_json()["step"] == "empty" and not calibrator.busy
+    step(client, made, host, "empty")
+    clock.t = 301  # nobody rolled for five minutes: the game's rolls are read again
+    assert not calibrator.busy
+
+
+def test_no_camera_pictures_and_no_learned_reader_are_said(rig, session, tmp_path):
+    client, made, host, camera, *_ = rig
+    camera.now = None
+    res = step(client, made, host, "empty")
+    assert res.status_code == 409 and "the camera sends no pictures" in res.get_json()["error"]
+    calibrator = TableCalibrator(camera.photo, lambda: "the learned reader's models are not in vision/data/",
+                                 tmp_path / "other")
+    app = create_app(session, calibrator=calibrator)
+    res = app.test_client().post(f"/api/tables/{made['id']}/calibration/empty", headers=host)
+    assert res.status_code == 409 and "models are not in vision/data/" in res.get_json()["error"]
+
+
+def test_a_companion_without_a_camera_says_so_and_unknown_steps_are_bad_requests(session):
+    app = create_app(session)
+    client = app.test_client(use_cookies=False)
+    made = new_table(client, "race", ["Alice", "Bob"])
+    host = phone(made["token"])
+    res = step(client, made, host, "empty")
+    assert res.status_code == 409 and "no camera to calibrate" in res.get_json()["error"]
+    assert step(client, made, host, "sideways").status_code == 400

@@ -1,0 +1,54 @@
+"""The calibration step on the host's phone at 360 px: the empty table, then one roll with its values typed.
+
+The camera is a stand-in giving the photos of tests/vision/test_calibration.py and the learned reader its
+test double; what is tested is the page's step and what it shows."""
+
+from __future__ import annotations
+
+import pytest
+
+import tests.race  # noqa: F401  (registers the "race" game)
+from companion.calibrating import TableCalibrator
+from companion.store import EventStore
+from companion.table import TableSession
+from tests.vision.test_calibration import ROLL, Double, roll_photo, table
+from tests.web.browser import launch, new_phone, start_table, sync_api
+from vision.calibration import load_table
+from web.app import create_app
+from web.server import WebServer
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
+    session = TableSession(EventStore(tmp_path / "t.sqlite"))
+    frames = {"now": table(0)}
+    calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
+    status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
+                      "calibration": calibrator.state()}
+    server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
+                       port=0).start()
+    try:
+        with sync_api().sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            host = new_phone(browser, errors=errors)
+            start_table(host, server.url, "race", ["Ann", "Ben"])
+            host.locator("#calibrate summary").click()
+            host.get_by_role("button", name="The table is empty: take its photo").click()
+            host.wait_for_selector("#calib-values")
+            assert calibrator.busy  # the camera reads no game roll meanwhile
+            frames["now"] = roll_photo(1)
+            host.fill("#calib-values", "3 5 2")  # a typing slip: the page says what the camera saw
+            host.get_by_role("button", name="Read this roll").click()
+            host.wait_for_selector("#toast.error:has-text('the dice read 1 3 5, you typed 2 3 5')")
+            host.fill("#calib-values", "3 5 1")
+            host.get_by_role("button", name="Read this roll").click()
+            host.wait_for_selector("#calib-learned:has-text('red 3, red 5, cream 1')")
+            assert "a die is 30 px across" in host.locator("#calib-learned").inner_text()
+            assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
+            assert load_table(tmp_path / "table").colours == ["red", "red", "cream"]
+            assert errors == []
+            browser.close()
+    finally:
+        server.close()

@@ -1,0 +1,32 @@
+"""The API of the calibration step on the host's page: the camera takes the empty table, then one roll
+with its values typed (see companion/calibrating.py). Only the host of the table the camera serves may
+use it; the step itself belongs to the composition root, which hands it to `create_app`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify
+
+from companion.table import BadCommand, NotNow, TableSession
+
+from .phone import token
+
+
+def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, body) -> None:
+    """`calibrator`: take_empty(), take_roll(values), cancel() and state(), or None (no camera)."""
+
+    @app.post("/api/tables/<table_id>/calibration/<step>")
+    def api_calibrate(table_id: str, step: str):
+        if step not in ("empty", "roll", "cancel"):
+            raise BadCommand("the calibration's steps are empty, roll and cancel")
+        session.may_calibrate(table_id, token() or "")
+        if calibrator is None:
+            raise NotNow("this companion has no camera to calibrate")
+        if step == "empty":
+            text = calibrator.take_empty()
+        elif step == "roll":
+            text = calibrator.take_roll(body().get("values"))
+        else:
+            text = calibrator.cancel()
+        return jsonify(text=text, **calibrator.state())
