@@ -1,5 +1,6 @@
 """Four phones (360x740, each its own browser context and seat) play DOG's first deal to its end, as people
-would: each types the six cards dealt to it, gives its partner one face down, and at its turn taps the card
+would: each types the six cards dealt to it and chooses the card it gives its partner face down, all four
+at once (a phone sends what was pressed early as soon as its seat may enter it), and at its turn taps the card
 it lays, a highlighted marble and a target (the board or the buttons under it); a 7 is laid part by part,
 a Jack swaps, a Q sends a marble home, and three players fold. Every phone shows the same board and the
 top bar's words for the physical board; no phone shows another seat's cards; nothing is wider than 360 px.
@@ -73,25 +74,25 @@ def test_four_phones_play_the_first_deal_of_dog_to_its_end(served, browser):
     errors: list[str] = []
     pages = seat_phones(served.server.url, browser, errors)
 
-    # The deal: every phone types its cards at once; each enters them in turn (Ann first).
+    # The deal: the four phones type their cards at once. Ben, Cat and Dan press first: their cards go
+    # in by themselves, each as soon as the seat before has entered its own (Ann's first).
     for page, hand in zip(pages, HANDS, strict=True):
         page.wait_for_selector(".dog-deal", timeout=WAIT_MS)
         for card in hand:
             button(page, f"add {card}").click()
-    assert pages[1].locator("#dog-deal").is_disabled()  # Ben waits for Ann
-    for page in pages:
-        button(page, "These are my 6 cards").click()
+    for page in pages[1:]:
+        button(page, "Enter them when Ann is done").click()
+        page.wait_for_selector(".dog-queued:has-text('Your cards go in as soon as Ann has entered theirs')")
+    button(pages[0], "These are my 6 cards").click()
     on_every_phone(pages, "#status:has-text('one card face down')")
+    assert pages[3].locator(".dog-give .dog-card").all_inner_texts() == ["2", "3", "4", "5", "6", "Q"]
 
-    # The exchange: Ann, Ben, Cat, Dan each give their partner one card face down.
-    for seat, card in enumerate(GIFTS):
-        page = pages[seat]
-        page.wait_for_selector("#status.mine:has-text('face down')", timeout=WAIT_MS)
+    # The exchange: each gives its partner one card face down, chosen at once; Ann's goes first.
+    for seat in (1, 2, 3, 0):
+        page, card, mate = pages[seat], GIFTS[seat], NAMES[(seat + 2) % 4]
         button(page, f"give {card}").click()
-        mate = NAMES[(seat + 2) % 4]
-        page.get_by_role("button", name=f"Give {mate} the {card} face down").click()
-        if seat < 3:  # the last gift ends the exchange
-            page.wait_for_selector(f".dog-give:has-text('You gave {mate}')", timeout=WAIT_MS)
+        page.get_by_role("button", name=f"Give {mate} the {card} face down" + (
+            " when Ann has given" if seat else "")).click()
     on_every_phone(pages, "#status:has-text('Your turn, Ann'), #status:has-text(\"Ann's turn\")")
     hand = pages[0].locator(".dog-hand .dog-card")
     assert sorted(hand.all_inner_texts()) == sorted(["A", "2", "4", "5", "6", "7"])  # Cat's 6 came

@@ -13,8 +13,11 @@
   const R = 166, GAP = 17, KENNEL_R = R + 21, HOLE = 5.6, MARBLE = 7.2;
 
   let pick = { card: null, from: null, to: null }; // the play being built by taps on this phone
-  let draft = { key: null, cards: [] }; // the dealt cards typed on this phone
-  let gift = { key: null, card: null }; // the card chosen to give the partner
+  // The dealt cards typed on this phone and the card chosen for the partner. Either may be pressed before
+  // this seat's turn to enter it (`queued`): the phone sends it as soon as the companion takes it, so the
+  // four players type their cards and choose their gifts at once.
+  let draft = { key: null, cards: [], queued: false, sending: false };
+  let gift = { key: null, card: null, queued: false, sending: false };
 
   const esc = (s) => Companion.esc(s);
   const partnerOf = (seat) => (seat + 2) % 4;
@@ -249,23 +252,52 @@
   function dealPanel(s) {
     const st = s.state;
     const key = s.table.id + ":" + st.round;
-    if (draft.key !== key) draft = { key, cards: [] };
+    if (draft.key !== key) draft = { key, cards: [], queued: false, sending: false };
     const size = st.hand_size;
     const full = draft.cards.length === size;
     const now = s.phone.may_roll;
+    const before = firstWaiting(s);
     let html = '<div class="card dog-deal"><h2>The ' + size + " cards dealt to you</h2>" +
       "<p><small>Tap each card you were dealt; tap a chosen card to take it back. Only your phone sees them.</small></p>" +
       '<div class="dog-picker">' + RANKS.map((c) => cardButton(c, 'data-add="' + c + '" aria-label="add ' + c + '"' + (full ? " disabled" : ""))).join("") + "</div>" +
       '<div class="dog-hand dog-draft">' + (draft.cards.length ? draft.cards.map((c, i) => cardButton(c, 'data-drop="' + i + '" aria-label="take back ' + c + '"', " shown")).join("") :
         "<small>none yet</small>") + "</div>";
-    html += '<button class="primary big" id="dog-deal"' + (full && now ? "" : " disabled") + ">" +
-      (full ? (now ? "These are my " + size + " cards" : "Enter my cards<small>after " + esc(waitingWho(s)) + "</small>") : "Tap " + (size - draft.cards.length) + " more") + "</button></div>";
+    if (draft.queued) {
+      return html + '<p class="dog-queued">Your cards go in as soon as ' + esc(before) + " has entered theirs.</p>" +
+        '<button class="secondary" id="dog-unqueue">Wait, let me change them</button></div>';
+    }
+    html += '<button class="primary big" id="dog-deal"' + (full ? "" : " disabled") + ">" +
+      (full ? (now ? "These are my " + size + " cards" : "Enter them when " + esc(before) + " is done") : "Tap " + (size - draft.cards.length) + " more") + "</button></div>";
     return html;
   }
 
-  function waitingWho(s) {
-    const m = /waiting for the cards dealt to ([^.]*)/.exec(s.state.prompt || "");
-    return m ? m[1].split(", ")[0] : "the others";
+  // The player whose cards are entered now (the prompt names the waiting players in order).
+  function firstWaiting(s) {
+    const said = s.state.prompt || "";
+    const marker = "waiting for the cards dealt to ";
+    const rest = said.includes(marker) ? said.slice(said.indexOf(marker) + marker.length) : "";
+    const names = s.state.players.filter((n) => rest.startsWith(n)).sort((a, b) => b.length - a.length);
+    return names.length ? names[0] : "the player before you";
+  }
+
+  // Send a choice pressed early, once this seat may make it.
+  async function sendQueued(s, ui) {
+    const st = s.state;
+    const me = s.seat;
+    if (me === null) return;
+    if (draft.queued && !draft.sending && st.phase === "deal" && st.hands[me] === null && s.phone.may_roll) {
+      draft.sending = true;
+      const ok = await ui.act({ type: "deal", seat: me, cards: draft.cards.slice() });
+      draft.sending = false;
+      draft.queued = false;
+      if (ok) draft.cards = [];
+    }
+    if (gift.queued && !gift.sending && st.phase === "exchange" && !st.given[me] && s.legal.some((a) => a.type === "give" && a.seat === me)) {
+      gift.sending = true;
+      await ui.act({ type: "give", seat: me, card: gift.card });
+      gift.sending = false;
+      gift.queued = false;
+    }
   }
 
   function exchangePanel(s) {
@@ -273,19 +305,21 @@
     const me = s.seat;
     const mate = st.players[partnerOf(me)];
     const key = s.table.id + ":" + st.round;
-    if (gift.key !== key) gift = { key, card: null };
+    if (gift.key !== key) gift = { key, card: null, queued: false, sending: false };
     const mine = s.legal.filter((a) => a.type === "give" && a.seat === me);
+    const giving = s.to_move !== null && s.to_move >= 0 ? st.players[s.to_move] : "the player before you";
     let html = '<div class="card dog-give"><h2>Give ' + esc(mate) + " one card face down</h2>";
     if (st.given[me]) {
       return html + '<div class="dog-hand">' + st.hands[me].map(cardFace).join("") + "</div><p>You gave " + esc(mate) + " " +
         named(st.given[me]) + ". You take " + esc(mate) + "'s card when everyone has given.</p></div>";
     }
-    html += '<div class="dog-hand">' + st.hands[me].map((c, i) => (mine.length ? cardButton(c, 'data-gift="' + i + '" aria-label="give ' + c + '"', gift.card === c ? " chosen" : "") : cardFace(c))).join("") + "</div>";
-    if (!mine.length) html += "<p><small>" + esc(st.prompt) + "</small></p>";
-    else {
-      html += '<button class="primary big" id="dog-give"' + (gift.card ? "" : " disabled") + ">" +
-        (gift.card ? "Give " + esc(mate) + " the " + esc(gift.card) + " face down" : "Tap the card to give") + "</button>";
+    if (gift.queued) {
+      return html + '<div class="dog-hand">' + st.hands[me].map(cardFace).join("") + '</div><p class="dog-queued">Your ' + esc(gift.card) + " goes to " + esc(mate) +
+        " face down as soon as " + esc(giving) + ' has given.</p><button class="secondary" id="dog-unqueue">Wait, not that card</button></div>';
     }
+    html += '<div class="dog-hand">' + st.hands[me].map((c, i) => cardButton(c, 'data-gift="' + i + '" aria-label="give ' + c + '"', gift.card === c ? " chosen" : "")).join("") + "</div>";
+    html += '<button class="primary big" id="dog-give"' + (gift.card ? "" : " disabled") + ">" +
+      (gift.card ? "Give " + esc(mate) + " the " + esc(gift.card) + " face down" + (mine.length ? "" : " when " + esc(giving) + " has given") : "Tap the card to give") + "</button>";
     return html + "</div>";
   }
 
@@ -354,22 +388,30 @@
 
     const redraw = () => ui.render();
     el.querySelectorAll("button[data-add]").forEach((b) => {
-      b.onclick = () => { if (draft.cards.length < st.hand_size) draft.cards.push(b.dataset.add); redraw(); };
+      b.onclick = () => { if (draft.cards.length < st.hand_size) draft.cards.push(b.dataset.add); draft.queued = false; redraw(); };
     });
     el.querySelectorAll("button[data-drop]").forEach((b) => {
-      b.onclick = () => { draft.cards.splice(Number(b.dataset.drop), 1); redraw(); };
+      b.onclick = () => { draft.cards.splice(Number(b.dataset.drop), 1); draft.queued = false; redraw(); };
     });
     const deal = el.querySelector("#dog-deal");
     if (deal) {
       deal.onclick = async () => {
+        if (!s.phone.may_roll) { draft.queued = true; redraw(); return; }
         if (await ui.act({ type: "deal", seat: s.seat, cards: draft.cards.slice() })) draft.cards = [];
       };
     }
+    const unqueue = el.querySelector("#dog-unqueue");
+    if (unqueue) unqueue.onclick = () => { draft.queued = false; gift.queued = false; redraw(); };
     el.querySelectorAll("button[data-gift]").forEach((b) => {
       b.onclick = () => { gift.card = st.hands[s.seat][Number(b.dataset.gift)]; redraw(); };
     });
     const give = el.querySelector("#dog-give");
-    if (give) give.onclick = () => ui.act({ type: "give", seat: s.seat, card: gift.card });
+    if (give) {
+      give.onclick = () => {
+        if (s.legal.some((a) => a.type === "give" && a.seat === s.seat)) ui.act({ type: "give", seat: s.seat, card: gift.card });
+        else { gift.queued = true; redraw(); }
+      };
+    }
 
     el.querySelectorAll("button[data-card]").forEach((b) => {
       b.onclick = () => { pick = { card: b.dataset.card, from: null, to: null }; redraw(); };
@@ -401,6 +443,7 @@
         else if (can.has(key)) { pick.from = key; pick.to = null; redraw(); }
       };
     });
+    sendQueued(s, ui);
   }
 
   // The status line: who enters cards, who gives, a 7 under way; else the usual "Your turn".
