@@ -190,3 +190,47 @@ def test_without_hands_each_phone_types_the_card_it_lays_and_says_when_it_cannot
     assert ann.locator(".dog-player[data-seat='1'] .dog-left").inner_text() == "0 cards"  # Ben folded
     pages[2].wait_for_selector("#status.mine:has-text('Your turn, Cat')")  # Ben and Dan sit out the round
     assert errors == []
+
+
+def test_a_whole_random_game_renders_on_four_phones_without_errors_and_ends_with_the_winners(served, browser):
+    """A seeded random game (companion/bench_dog.py's player: 1,032 actions, 46 rounds, blue and yellow
+    win) goes through the table session while four phones watch live: the states they are shown (7s
+    under way, folds, reshuffles, partners' marbles moved once a colour is home; a phone that falls behind
+    skips some) render without a script error, and every phone ends with the result."""
+    from companion.bench_dog import play_random_game
+
+    final, actions = play_random_game(None, seed=2)
+    assert final["winners"] == [1, 3]
+    session = served.session
+    table = session.create("dog", ["Ann", "Ben", "Cat", "Dan"], {})
+    tokens = [session.claim_seat(table.id, seat) for seat in range(4)]
+    errors: list[str] = []
+    pages = []
+    for token in tokens:
+        page = new_phone(browser, errors=errors)
+        page.context.add_cookies([{"name": "phone", "value": token, "url": served.server.url}])
+        page.goto(f"{served.server.url}/t/{table.id}")
+        page.wait_for_selector(".dog-board")
+        pages.append(page)
+    game = table.game
+
+    def due() -> int:  # the seat whose cards or gift the table takes next
+        state = table.state
+        return game.chance_seats(state)[0] if state["phase"] == "deal" else game.current_player(state)
+
+    waiting: dict[int, dict] = {}  # the random player deals and gives in seat order; the table in turn
+    for action in actions:
+        if action["type"] in ("deal", "give"):
+            waiting[action["seat"]] = action
+            while waiting and due() in waiting:
+                seat = due()
+                session.act(table.id, table.version, waiting.pop(seat), tokens[seat])
+            continue
+        session.act(table.id, table.version, action, tokens[table.state["turn"]])
+    assert not waiting
+    assert table.state["winners"] == [1, 3]
+    for page in pages:
+        page.wait_for_selector("#summary:has-text('Ben and Dan win: all eight marbles home.')")
+        page.wait_for_selector("#status.over:has-text('Ben and Dan')")
+        assert page.locator("#dog-turn, .dog-deal, .dog-give").count() == 0
+    assert errors == []
