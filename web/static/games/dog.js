@@ -188,8 +188,8 @@
         (m.fresh ? ", fresh on its start: it blocks everyone" : "");
       if (m.fresh) { // a bar across the track: nobody passes or lands here
         const a = angle(m.key, turn);
-        const [ax, ay] = at(R - 13, a), [bx, by] = at(R + 13, a);
-        pieces += '<line class="dog-block" x1="' + f1(ax) + '" y1="' + f1(ay) + '" x2="' + f1(bx) + '" y2="' + f1(by) + '" stroke="#fff" stroke-width="4" stroke-linecap="round"/>';
+        const [ax, ay] = at(R - 18, a), [bx, by] = at(R + 18, a);
+        pieces += '<line class="dog-block" x1="' + f1(ax) + '" y1="' + f1(ay) + '" x2="' + f1(bx) + '" y2="' + f1(by) + '" stroke="#fff" stroke-width="5" stroke-linecap="round"/>';
       }
       const tap = live || targets.has(key);
       pieces += '<g class="' + cls.join(" ") + '" data-key="' + key + '"' + (tap ? ' role="button" tabindex="0"' : "") + ' aria-label="' + esc(label) + '">' +
