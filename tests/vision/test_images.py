@@ -111,7 +111,7 @@ def test_read_reports_each_bad_photo_reads_the_good_one_and_exits_non_zero(tmp_p
     cut.write_bytes(data[:len(data) // 2])
     folder.mkdir()
     cv2.imwrite(str(good), photo())
-    code = main(["read", str(bomb), str(cut), str(folder), str(good), "--json"])
+    code = main(["read", str(bomb), str(cut), str(folder), str(good), "--json", "--reader", "rules"])
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 1
     assert [r["image"] for r in records] == [str(bomb), str(cut), str(folder), str(good)]
@@ -127,7 +127,7 @@ def test_a_photo_the_reader_cannot_take_does_not_stop_the_batch(tmp_path, capsys
     thin, good = tmp_path / "thin.png", tmp_path / "good.png"
     cv2.imwrite(str(thin), np.full((2, 5000, 3), 128, np.uint8))
     cv2.imwrite(str(good), photo())
-    assert main(["read", str(thin), str(good)]) == 1
+    assert main(["read", str(thin), str(good), "--reader", "rules"]) == 1  # the rules fail on a 2 px photo
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{thin}: the dice reader failed on this photo")
     assert lines[1].startswith(f"{good}: 1 dice: 4 (d6")
