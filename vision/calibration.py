@@ -12,11 +12,12 @@ their values typed by the player. From them it learns
   reader's working scale follows it;
 - each die's body colour as the reader names it (`dice`), so a player can check "red, red, cream";
 - the empty table: `spots`, where the detector finds "dice" on the empty photo (specks, printed dots,
-  the tray's edge), and `empty_cutoff`. A die found at a spot is dropped when the frame there still
-  looks like the empty photo: the difference of the two crops (`difference`, grey levels 0..255) is
-  below the cut-off. The cut-off is learned from the roll photo: the geometric mean of the smallest
-  difference at a typed die and the largest at a spot the dice left free (half the smallest die's
-  difference when there is no free spot to measure, or it differs by nothing at all).
+  the tray's edge), or on the roll photo where it looks just like the empty one, and `empty_cutoff`.
+  A die found at a spot is dropped when the frame there still looks like the empty photo: the
+  difference of the two looks (`difference`, grey levels 0..255) is below the cut-off. The cut-off
+  is learned from the roll photo: the geometric mean of the smallest difference at a typed die and
+  the largest at a spot the dice left free (or, with no free spot, the largest on the plain table;
+  half the smallest die's difference where that is nothing at all).
 A calibration applies to frames of its photos' size; the die size is scaled to frames of another
 size, and the empty-table check is skipped there (the camera's view has changed).
 """
@@ -37,7 +38,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, crop
+from vision.learned import COLOURS, CONTEXT, VALUES, Found
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -188,12 +189,24 @@ def load_table(folder: Path) -> TableCalibration | None:
 
 def difference(frame: np.ndarray, empty: np.ndarray, cx: float, cy: float, side: float) -> float:
     """How unlike the empty photo the frame looks round (cx, cy): the mean absolute difference (grey
-    levels 0..255, over pixels and colours) of their crops of CONTEXT x `side` px, each crop's mean
-    colour taken away first so a change of the light alone counts for little."""
-    a, b = (crop(image, cx, cy, CONTEXT * side, LOOK_PX).astype(np.float32) for image in (frame, empty))
+    levels 0..255, over pixels and colours) of the two photos' pixels on a LOOK_PX x LOOK_PX grid across
+    CONTEXT x `side` px, each look's mean colour taken away first so a change of the light alone counts
+    for little. The pixels are taken as they are (not averaged), so the camera's noise weighs the same
+    in a small look and a large one."""
+    a, b = (_look(image, cx, cy, CONTEXT * side) for image in (frame, empty))
     a -= a.mean(axis=(0, 1))
     b -= b.mean(axis=(0, 1))
     return float(np.abs(a - b).mean())
+
+
+def _look(image: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    """The image's pixels (float) at LOOK_PX x LOOK_PX points across the square of `side` px round (cx, cy),
+    the nearest pixel to each; points off the image take its edge."""
+    height, width = image.shape[:2]
+    steps = (np.arange(LOOK_PX) + 0.5) / LOOK_PX - 0.5
+    xs = np.clip(np.floor(cx + steps * side).astype(int), 0, width - 1)
+    ys = np.clip(np.floor(cy + steps * side).astype(int), 0, height - 1)
+    return image[np.ix_(ys, xs)].astype(np.float32)
 
 
 def _count_error(found: int, typed: int) -> CalibrationError:
@@ -207,9 +220,12 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
                 values: Sequence[int]) -> TableCalibration:
     """Learn the table from a photo of it empty and one of a roll whose `values` (1-6) the player typed.
 
-    Raises CalibrationError with a sentence for the player when the photos differ in size, when the
-    detector finds more or fewer dice than values were typed, when the dice read differently from the
-    typed values, or when a die looks no different from the empty table."""
+    Of what the reader finds in the roll photo, the places that differ from the empty photo about as
+    little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
+    table, not dice: they join the spots. The others are the roll's dice.
+    Raises CalibrationError with a sentence for the player when the photos differ in size, when there
+    are more or fewer dice than values were typed, when the dice read differently from the typed
+    values, or when the empty table changed between the photos as much as under a die."""
     values = [int(v) for v in values]
     if not values or any(not 1 <= v <= 6 for v in values):
         raise CalibrationError("type the value (1 to 6) on top of each die, e.g. 3 5 1")
@@ -220,27 +236,31 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if not first:
         raise _count_error(0, len(values))
     found = reader.detect(roll, float(np.median([max(f.w, f.h) for f in first])))
-    die_px = float(np.median([max(f.w, f.h) for f in found])) if found else 0.0
-    spots = [Place(s.cx, s.cy, max(s.w, s.h)) for s in reader.detect(empty, die_px or None)]
-    spots = [_measured(roll, empty, s) for s in spots]
-    places = [_measured(roll, empty, Place(f.cx, f.cy, max(f.w, f.h))) for f in found]
-    plain = _plain_difference(roll, empty, [*places, *spots], die_px)
-    dice_at = _dice_among(places, [any(s.covers(p.cx, p.cy, p.side) for s in spots) for p in places], plain)
-    if len(dice_at) != len(values):
-        raise _count_error(len(dice_at), len(values))
-    dice_found = [found[i] for i in dice_at]
-    die_px = float(np.median([max(f.w, f.h) for f in dice_found]))
-    face_p, colour_p = reader.classify(roll, dice_found)
+    face_p, colour_p = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
-    if Counter(read) != Counter(str(v) for v in values):
-        shown = " ".join("?" if r == "none" else r for r in sorted(read))
+    kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice
+    die_px = float(np.median([max(found[i].w, found[i].h) for i in kept])) if kept else 0.0
+    spots = [_measured(roll, empty, Place(s.cx, s.cy, max(s.w, s.h)))
+             for s in reader.detect(empty, die_px or None)]
+    places = {i: _measured(roll, empty, Place(found[i].cx, found[i].cy, max(found[i].w, found[i].h)))
+              for i in kept}
+    clear = _clear_places(roll.shape, [*places.values(), *spots], die_px)
+    plain = max((difference(roll, empty, x, y, die_px) for x, y in clear), default=0.0)
+    unlike = _unlike_the_empty_table(places, plain)  # the dice
+    spots += [p for i, p in places.items() if i not in unlike
+              and not any(s.covers(p.cx, p.cy, p.side) for s in spots)]  # found again in the roll photo
+    if len(unlike) != len(values):
+        raise _count_error(len(unlike), len(values))
+    if Counter(read[i] for i in unlike) != Counter(str(v) for v in values):
+        shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again")
-    dice = sorted((CalibratedDie(int(r), COLOURS[int(c.argmax())], places[i])
-                   for i, r, c in zip(dice_at, read, colour_p, strict=True)), key=lambda d: d.place.cx)
+    dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i])
+                   for i in unlike), key=lambda d: d.place.cx)
+    die_px = float(np.median([d.place.side for d in dice]))
     free = [s for s in spots if not any(s.covers(d.place.cx, d.place.cy, d.place.side) for d in dice)]
     at_dice = min(d.place.difference for d in dice)
-    at_empty = max((s.difference for s in free), default=plain or 0.0)
+    at_empty = max((s.difference for s in free), default=plain)
     if at_empty >= at_dice:
         raise CalibrationError("the table changed between the photos as much as under a die: keep the "
                                "camera and the light still, and take both photos again")
@@ -248,38 +268,27 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     return TableCalibration(die_px, tuple(dice), tuple(spots), cutoff if spots else None, empty)
 
 
+def _unlike_the_empty_table(places: dict[int, Place], plain: float) -> list[int]:
+    """Which places (keys) are dice: those above the widest gap (by ratio) in the chain of the plain
+    table's largest difference and the places' differences, rising. Below it, the roll photo looks like
+    the empty one: a speck or a printed dot, found again."""
+    order = sorted(places, key=lambda i: places[i].difference)
+    chain = [plain, *(places[i].difference for i in order)]
+    split = int(np.argmax(np.diff(np.log(np.maximum(chain, 1e-3))))) if order else 0
+    return sorted(order[split:])
+
+
 def _measured(roll: np.ndarray, empty: np.ndarray, place: Place) -> Place:
     return Place(place.cx, place.cy, place.side, difference(roll, empty, place.cx, place.cy, place.side))
 
 
-def _plain_difference(roll: np.ndarray, empty: np.ndarray, avoid: list[Place], side: float) -> float | None:
-    """The median difference between the photos where nothing was found in either: on a grid of places
-    two die sides apart, each clear of every found place. None when there is no such place."""
+def _clear_places(shape: tuple[int, ...], avoid: list[Place], side: float) -> list[tuple[float, float]]:
+    """The plain table: a grid of places two die sides apart, each clear of every found place by CONTEXT
+    box sides (px in the frame)."""
     if side <= 0:
-        return None
-    height, width = roll.shape[:2]
+        return []
+    height, width = shape[:2]
     step = 2 * side
-    clear = [(x, y) for y in np.arange(side, height - side, step) for x in np.arange(side, width - side, step)
-             if all(math.hypot(x - p.cx, y - p.cy) > CONTEXT * max(side, p.side) for p in avoid)]
-    if not clear:
-        return None
-    return float(np.median([difference(roll, empty, x, y, side) for x, y in clear]))
-
-
-def _dice_among(places: list[Place], at_spot: list[bool], plain: float | None) -> list[int]:
-    """Which found places (indices) are dice. A place away from the empty table's spots is one. Of the
-    places at a spot, those whose difference lies above the widest gap (by ratio) in the chain: the plain
-    table's difference, the at-spot differences rising, then the smallest difference of a sure die."""
-    sure = [i for i, spot in enumerate(at_spot) if not spot]
-    maybe = sorted((i for i, spot in enumerate(at_spot) if spot), key=lambda i: places[i].difference)
-    if not maybe:
-        return sure
-    chain = [plain or 0.0, *(places[i].difference for i in maybe)]
-    if sure:
-        chain.append(min(places[i].difference for i in sure))
-    logs = np.log(np.maximum(chain, 1e-3))
-    gaps = np.diff(logs)
-    if plain is None:  # no plain table to measure: the first gap (from 0) says nothing
-        gaps[0] = -np.inf
-    split = int(np.argmax(gaps))
-    return sorted(sure + maybe[split:])
+    return [(float(x), float(y)) for y in np.arange(side, height - side, step)
+            for x in np.arange(side, width - side, step)
+            if all(math.hypot(x - p.cx, y - p.cy) > CONTEXT * max(side, p.side) for p in avoid)]

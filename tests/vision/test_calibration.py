@@ -246,3 +246,20 @@ def test_a_die_that_landed_on_a_speck_of_the_empty_table_counts_as_one_of_the_ro
     cal = learn_table(Double(dice), table(0), roll_photo(1, dice=dice), [3, 5, 1, 2])
     assert cal.colours == ["red", "cream", "red", "cream"]
     assert cal.empty_cutoff is not None and cal.empty_cutoff < min(d.place.difference for d in cal.dice)
+
+
+def test_a_speck_found_only_on_the_roll_photo_but_unchanged_since_the_empty_one_joins_the_spots():
+    def faint(photo, grey_levels):  # a printed dot at the edge of what the detector takes for a die
+        photo = photo.copy()
+        cv2.circle(photo, (600, 60), 5, tuple(c - grey_levels for c in TABLE), -1)
+        return photo
+
+    reader = Double(ROLL)
+    empty, roll = faint(table(0), 44), faint(roll_photo(1), 47)  # found on the roll photo only
+    assert len(reader.detect(roll)) == len(reader.detect(empty)) + 4  # the 3 dice and the faint dot
+    cal = learn_table(reader, empty, roll, [3, 5, 1])
+    assert cal.colours == ["red", "red", "cream"]
+    assert sorted((round(s.cx), round(s.cy)) for s in cal.spots) == [(200, 300), (600, 60)]
+    reader.truth = {}
+    assert [d.value for d in reader.read(faint(table(9), 50))] == [1, 1]
+    assert reader.read(faint(table(9), 50), table=cal) == []
