@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import CommandError
+from companion.settings import Settings
 
 
 def add_parser(sub) -> None:
@@ -22,8 +23,8 @@ def add_parser(sub) -> None:
     p.add_argument("--annotate", metavar="DIR", help="also write each photo with boxes and values to DIR")
     p.add_argument("--data", metavar="DIR",
                    help="data folder: the table calibration (table/), Treehouse templates (treehouse/)")
-    p.add_argument("--reader", choices=("learned", "rules"), default="learned",
-                   help="dice reader: learned (default; the rules without its models) or rules")
+    p.add_argument("--reader", choices=("learned", "rules"), default=Settings.reader,
+                   help="dice reader: rules (default) or learned (trained; the rules without its models)")
     p.set_defaults(handler=run)
 
 

@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
     p.add_argument("--data", dest="data_dir", type=Path, help="data folder: the game log and calibration")
     p.add_argument("--gpio", choices=("auto", "mock", "off"), help="buttons and light: auto, mock or off")
     p.add_argument("--reader", choices=("learned", "rules"),
-                   help="dice reader: learned (default; the rules without its models) or rules")
+                   help="dice reader: rules (default) or learned (trained; the rules without its models)")
     p.set_defaults(handler=run)
 
 

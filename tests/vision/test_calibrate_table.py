@@ -116,7 +116,7 @@ def _companion(tmp_path, **kw):
 
 def test_serve_reads_with_the_learned_reader_and_the_tables_calibration(tmp_path, learned, photos, caplog):
     assert calibrate(tmp_path / "data", photos) == 0
-    running = _companion(tmp_path)
+    running = _companion(tmp_path, reader="learned")
     try:
         with caplog.at_level(logging.INFO, logger="companion"):
             running.announce()
@@ -129,7 +129,7 @@ def test_serve_reads_with_the_learned_reader_and_the_tables_calibration(tmp_path
 
 
 def test_serve_reads_with_the_learned_reader_without_a_calibration(tmp_path, learned, photos):
-    running = _companion(tmp_path)
+    running = _companion(tmp_path, reader="learned")
     try:
         assert running.status()["reader"] == "learned"
         assert sorted(d.value for d in running.reader.read(cv2.imread(str(photos["later"])))) == [1, 6]
@@ -139,7 +139,7 @@ def test_serve_reads_with_the_learned_reader_without_a_calibration(tmp_path, lea
 
 def test_serve_falls_back_to_the_rules_without_the_learned_models(tmp_path, monkeypatch):
     monkeypatch.setattr(LearnedReader, "available", staticmethod(lambda: False))
-    running = _companion(tmp_path)
+    running = _companion(tmp_path, reader="learned")
     try:
         assert running.status()["reader"] == "rules (the learned reader's models are not in vision/data/)"
     finally:
@@ -159,11 +159,13 @@ def test_serve_reads_with_the_rules_when_the_setting_says_so(tmp_path, learned):
 def test_read_uses_the_learned_reader_with_the_data_folders_calibration(tmp_path, learned, photos, capsys):
     assert calibrate(tmp_path / "data", photos) == 0
     capsys.readouterr()
-    assert main(["read", str(photos["later"]), "--json", "--data", str(tmp_path / "data")]) == 0
+    data = str(tmp_path / "data")
+    assert main(["read", str(photos["later"]), "--json", "--data", data, "--reader", "learned"]) == 0
     captured = capsys.readouterr()
     assert [d["value"] for d in json.loads(captured.out)["dice"]] == [6]
     assert "dice reader: learned, calibrated" in captured.err
-    assert main(["read", str(photos["later"]), "--json"]) == 0  # no data folder: no calibration
+    # no data folder: no calibration
+    assert main(["read", str(photos["later"]), "--json", "--reader", "learned"]) == 0
     captured = capsys.readouterr()
     assert sorted(d["value"] for d in json.loads(captured.out)["dice"]) == [1, 6]
     assert "dice reader: learned\n" in captured.err
@@ -176,7 +178,7 @@ def test_read_with_the_rules_when_asked(tmp_path, learned, photos, capsys):
 
 def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was_learned(tmp_path, learned,
                                                                                           photos):
-    running = _companion(tmp_path).start()
+    running = _companion(tmp_path, reader="learned").start()
     try:
         assert running.status()["calibration"] == {"step": "empty", "learned": None}
         running.calibrator.take_empty()  # the page's first step: a photo from the camera
@@ -188,3 +190,12 @@ def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was
         assert running.status()["reader"] == "learned, calibrated (a die 30 px)"
     finally:
         running.close()
+
+
+def test_the_rules_read_by_default_until_the_learned_reader_measures_better():
+    from companion.commands.read import add_parser  # noqa: F401  (the command's default is the setting's)
+
+    assert Settings().reader == "rules"
+    parser = __import__("argparse").ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert parser.parse_args(["read", "x.jpg"]).reader == "rules"
