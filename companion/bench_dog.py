@@ -14,22 +14,25 @@ from companion.games.dog.board import FRESH, Board
 from companion.games.dog.seven import outcomes
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
+#: names for the other player counts (2.6): the first N of these.
+MORE_NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 GAME = Dog()
 
 
 def random_action(state: dict, rng: random.Random) -> dict:
     """A random deal from the stock while cards are dealt, else a uniformly random legal action."""
     if state["phase"] == "deal":
-        seat = next(s for s in range(4) if state["hands"][s] is None)
+        seat = next(s for s in range(len(state["players"])) if state["hands"][s] is None)
         stock = [rank for rank, count in state["stock"].items() for _ in range(count)]
         return {"type": "deal", "seat": seat, "cards": rng.sample(stock, state["hand_size"])}
     return rng.choice(GAME.legal_actions(state))
 
 
-def play_random_game(options: dict | None, seed: int, max_actions: int = 20_000) -> tuple[dict, list[dict]]:
-    """Play one whole game with seeded random choices; returns the final state and the action log."""
+def play_random_game(options: dict | None, seed: int, max_actions: int = 20_000,
+                     players: int = 4) -> tuple[dict, list[dict]]:
+    """Play one whole game of `players` with seeded random choices; returns the final state and the log."""
     rng = random.Random(seed)
-    state = GAME.new_game(list(NAMES), options)
+    state = GAME.new_game(list(NAMES) if players == 4 else MORE_NAMES[:players], options)
     actions: list[dict] = []
     while not GAME.is_over(state):
         if len(actions) >= max_actions:

@@ -8,6 +8,7 @@ from ..base import Options, about
 from ..errors import BadOptions
 
 HANDS = ("entered", "laid")
+LAYOUTS = ("3x2", "2x3")
 
 
 @dataclass(frozen=True)
@@ -17,9 +18,13 @@ class DogOptions(Options):
     and each card is entered as it is laid; `canadian_seven`: any 7 may also move the partner's marbles
     (2.6); `joker_ban`: a Joker may not bring a team's 8th marble home (2.6); `jack_without_effect`: a
     player with no other play may lay a Jack that has no swap without effect (D5) rather than fold;
-    `dealer`: the seat that deals first (the next seat starts round 1); `rotate_dealer`: the deal passes
-    on each round (the issue's reading) instead of one dealer for the whole game (2.3). Who starts each
-    round rotates either way (D11)."""
+    `dealer`: the seat that deals first (the next seat starts round 1; by default the last seat);
+    `rotate_dealer`: the deal passes on each round (the issue's reading) instead of one dealer for the
+    whole game (2.3). Who starts each round rotates either way (D11). `teams`: six players play as three
+    pairs, partners opposite ("3x2"), or two teams of three, every second seat ("2x3"); the rulings give
+    no default (2.6): "3x2" is chosen because it keeps the four-player game's teams (partners opposite,
+    one partner to exchange with and to play for). Ignored for other player counts: 4 play in two pairs,
+    2, 3 and 5 each for themselves."""
 
     hands: str = field(default="entered", metadata=about(
         "Cards in hand", "Whether each phone knows its hand (forced play and folding are checked).",
@@ -32,9 +37,12 @@ class DogOptions(Options):
     jack_without_effect: bool = field(default=True, metadata=about(
         "Jack without effect", "With no other play, a Jack that has no swap is laid without effect (D5)."))
     dealer: int = field(default=3, metadata=about(
-        "First dealer", "The seat that deals first, 0 to 3 (the next seat starts round 1)."))
+        "First dealer", "The seat that deals first (the next seat starts round 1); by default the last."))
     rotate_dealer: bool = field(default=False, metadata=about(
         "Rotate the dealer", "The deal passes on each round instead of one dealer for the whole game."))
+    teams: str = field(default="3x2", metadata=about(
+        "Six players' teams", "Six players: three pairs, partners opposite, or two teams of three (2.6).",
+        {"3x2": "three pairs, partners opposite", "2x3": "two teams of three, every second seat"}))
 
     def check(self) -> None:
         """Raise BadOptions with a readable reason when a value does not fit."""
@@ -43,5 +51,7 @@ class DogOptions(Options):
         for flag in ("canadian_seven", "joker_ban", "jack_without_effect", "rotate_dealer"):
             if type(getattr(self, flag)) is not bool:
                 raise BadOptions(f"option {flag} is true or false")
-        if type(self.dealer) is not int or not 0 <= self.dealer < 4:
-            raise BadOptions("dealer is a seat number, 0 to 3")
+        if self.teams not in LAYOUTS:
+            raise BadOptions(f"teams is one of {', '.join(LAYOUTS)}, not {self.teams!r}")
+        if type(self.dealer) is not int or not 0 <= self.dealer < 6:
+            raise BadOptions("dealer is a seat number, 0 to 5")

@@ -10,56 +10,74 @@ search keeps each board of a layer once (with one step that reached it), so orde
 the same board are followed once. Distinct final boards, with marbles of one colour alike, are the
 distinct moves. With 8 marbles out (the Canadian 7) a layer holds at most C(j+7, 7) boards.
 
-Who moves: the player's own marbles; once all four are home (also during this 7) the partner's; with
-the Canadian 7 both, throughout.
+Who moves: the player's own marbles; once all four are home (also during this 7) the partner's (the next
+team-mate's still out, for teams of three); with the Canadian 7 the whole team's, throughout; in
+individual play (2, 3, 5 players, 2.6) every marble on the board, so a 7 can break a start blockade.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import FINISH, FRESH, KENNEL, Board, canonical, hole_name, marble_at, partner, start_of, where
+from .board import (
+    FOUR,
+    KENNEL,
+    QUARTER,
+    Board,
+    Teams,
+    all_home,
+    canonical,
+    controlled,
+    fresh_of,
+    hole_name,
+    marble_at,
+    seats_of,
+    start_of,
+    track_of,
+    where,
+)
 
 Step = tuple[int, int]  # (marble index, its code after the step)
 
 
-def movers(board: Board, seat: int, canadian: bool) -> range | tuple[int, ...]:
+def movers(board: Board, seat: int, canadian: bool, teams: Teams = FOUR) -> range | tuple[int, ...]:
     """Indices of the marbles a 7 of `seat` may move on this board."""
-    own = board[4 * seat:4 * seat + 4]
-    mate = 4 * partner(seat)
-    if min(own) >= FINISH and max(own) < FRESH:
-        return range(mate, mate + 4)
-    if canadian:
-        return tuple(range(4 * seat, 4 * seat + 4)) + tuple(range(mate, mate + 4))
-    return range(4 * seat, 4 * seat + 4)
+    if teams.individual:
+        return range(len(board))
+    colour = controlled(board, seat, teams)
+    if canadian and colour == seat:
+        return tuple(i for mate in teams.team(seat) for i in range(4 * mate, 4 * mate + 4))
+    return range(4 * colour, 4 * colour + 4)
 
 
-def children(board: Board, seat: int, canadian: bool) -> list[tuple[Board, Step]]:
+def children(board: Board, seat: int, canadian: bool, teams: Teams = FOUR) -> list[tuple[Board, Step]]:
     """Every board one single step away, with the step that reaches it."""
-    return steps_of(board, movers(board, seat, canadian))
+    return steps_of(board, movers(board, seat, canadian, teams))
 
 
 def steps_of(board: Board, indices: Iterable[int]) -> list[tuple[Board, Step]]:
     """Every board one single step of one of the marbles `indices` away, with that step."""
+    seats = seats_of(board)
+    track, fresh = track_of(seats), fresh_of(seats)
     out = []
     for i in indices:
         code = board[i]
         if code == KENNEL:
             continue
-        if code >= FRESH:
-            to = start_of(code - FRESH) + 1
-        elif code >= FINISH:
+        if code >= fresh:
+            to = start_of(code - fresh) + 1
+        elif code >= track:
             to = code + 1
-            if (code - FINISH) % 4 != 3 and to not in board:
+            if (code - track) % 4 != 3 and to not in board:
                 out.append((board[:i] + (to,) + board[i + 1:], (i, to)))
             continue
         else:
-            if code == 16 * (i // 4):
-                into = FINISH + 4 * (i // 4)
+            if code == QUARTER * (i // 4):
+                into = track + 4 * (i // 4)
                 if into not in board:
                     out.append((board[:i] + (into,) + board[i + 1:], (i, into)))
-            to = (code + 1) % 64
-            if to % 16 == 0 and FRESH + to // 16 in board:
+            to = (code + 1) % track
+            if to % QUARTER == 0 and fresh + to // QUARTER in board:
                 continue
         if to in board:
             nxt = list(board)
@@ -74,11 +92,13 @@ def steps_of(board: Board, indices: Iterable[int]) -> list[tuple[Board, Step]]:
 def _layers_of(board: Board, indices: Iterable[int], left: int) -> list[dict]:
     """Boards after 0..left single steps of the marbles `indices`, each with the board and step it was
     first reached from: `steps_of` written out inline, for speed (the hot loop of a Canadian 7)."""
+    seats = seats_of(board)
+    track, fresh = track_of(seats), fresh_of(seats)
     plan = []
     for i in indices:
         if board[i] != KENNEL:
             colour = i // 4
-            plan.append((i, i + 1, start_of(colour), FINISH + 4 * colour))
+            plan.append((i, i + 1, start_of(colour), track + 4 * colour))
     layers: list[dict] = [{board: None}]
     for _ in range(left):
         nxt: dict[Board, tuple[Board, Step]] = {}
@@ -87,11 +107,11 @@ def _layers_of(board: Board, indices: Iterable[int], left: int) -> list[dict]:
                 code = here[i]
                 if code < 0:
                     continue
-                if code >= FRESH:
+                if code >= fresh:
                     to = own_start + 1
-                elif code >= FINISH:
+                elif code >= track:
                     to = code + 1
-                    if (code - FINISH) % 4 != 3 and to not in here:
+                    if (code - track) % 4 != 3 and to not in here:
                         there = here[:i] + (to,) + here[after:]
                         if there not in nxt:
                             nxt[there] = (here, (i, to))
@@ -101,8 +121,8 @@ def _layers_of(board: Board, indices: Iterable[int], left: int) -> list[dict]:
                         there = here[:i] + (first,) + here[after:]
                         if there not in nxt:
                             nxt[there] = (here, (i, first))
-                    to = (code + 1) % 64
-                    if to % 16 == 0 and FRESH + to // 16 in here:
+                    to = (code + 1) % track
+                    if to % 16 == 0 and fresh + to // 16 in here:
                         continue
                 if to in here:
                     landed = list(here)
@@ -117,14 +137,15 @@ def _layers_of(board: Board, indices: Iterable[int], left: int) -> list[dict]:
     return layers
 
 
-def _switching_layers(board: Board, seat: int, canadian: bool, left: int) -> list[dict]:
+def _switching_layers(board: Board, seat: int, canadian: bool, left: int,
+                      teams: Teams = FOUR) -> list[dict]:
     """As `_layers_of`, with the marbles `movers` allows on each board (the player's last marble may
     come home during the 7, and the partner's marbles move on)."""
     layers: list[dict] = [{board: None}]
     for _ in range(left):
         nxt: dict[Board, tuple[Board, Step]] = {}
         for here in layers[-1]:
-            for there, step in children(here, seat, canadian):
+            for there, step in children(here, seat, canadian, teams):
                 if there not in nxt:
                     nxt[there] = (here, step)
         layers.append(nxt)
@@ -143,13 +164,15 @@ def _reach(board: Board, index: int, left: int) -> set[int]:
     """Every hole marble `index` stands on or might step onto within `left` steps, blockers ignored."""
     code = board[index]
     colour = index // 4
-    if FINISH <= code < FRESH:
-        return {code + s for s in range(4 - (code - FINISH) % 4)}
-    here = start_of(colour) if code >= FRESH else code
-    out = {(here + s) % 64 for s in range(left + 1)}
-    to_start = (start_of(colour) - here) % 64
-    if code < FRESH and to_start < left:
-        out |= {FINISH + 4 * colour + h for h in range(min(4, left - to_start))}
+    seats = seats_of(board)
+    track, fresh = track_of(seats), fresh_of(seats)
+    if track <= code < fresh:
+        return {code + s for s in range(4 - (code - track) % 4)}
+    here = start_of(colour) if code >= fresh else code
+    out = {(here + s) % track for s in range(left + 1)}
+    to_start = (start_of(colour) - here) % track
+    if code < fresh and to_start < left:
+        out |= {track + 4 * colour + h for h in range(min(4, left - to_start))}
     return out
 
 
@@ -169,20 +192,27 @@ def _groups(board: Board, indices: Iterable[int], left: int) -> list[list[int]]:
     return [sorted(g[0]) for g in groups]
 
 
-def _switch_possible(board: Board, seat: int, canadian: bool, left: int) -> bool:
-    """True when this 7 might bring the player's last marbles home and go on with the partner's."""
-    own = board[4 * seat:4 * seat + 4]
-    if canadian or (min(own) >= FINISH and max(own) < FRESH):
+def _switch_possible(board: Board, seat: int, canadian: bool, left: int, teams: Teams = FOUR) -> bool:
+    """True when this 7 might bring the last marbles of the colour moved home and go on with the next
+    team-mate's."""
+    if canadian or teams.individual:
         return False
-    return all(FINISH <= code < FRESH or (0 <= code < FINISH and (start_of(seat) - code) % 64 < left)
-               for code in own)
+    colour = controlled(board, seat, teams)
+    team = teams.team(seat)
+    if team.index(colour) == len(team) - 1 or all_home(board, colour):
+        return False
+    track = track_of(seats_of(board))
+    return all(track <= code < fresh_of(seats_of(board)) or
+               (0 <= code < track and (start_of(colour) - code) % track < left)
+               for code in board[4 * colour:4 * colour + 4])
 
 
-def outcomes(board: Board, seat: int, canadian: bool, left: int = 7) -> dict[Board, list[Step]]:
+def outcomes(board: Board, seat: int, canadian: bool, left: int = 7,
+             teams: Teams = FOUR) -> dict[Board, list[Step]]:
     """Each distinct board (canonical) that `left` single steps can reach, with one path of steps to it."""
-    if _switch_possible(board, seat, canadian, left):
-        return _finals(_switching_layers(board, seat, canadian, left))
-    groups = _groups(board, movers(board, seat, canadian), left)
+    if _switch_possible(board, seat, canadian, left, teams):
+        return _finals(_switching_layers(board, seat, canadian, left, teams))
+    groups = _groups(board, movers(board, seat, canadian, teams), left)
     if len(groups) <= 1:
         return _finals(_layers_of(board, groups[0] if groups else (), left))
     per_group = []  # per group, per number of steps it takes: [(changed marbles, (layers, depth, board))]
@@ -194,7 +224,7 @@ def outcomes(board: Board, seat: int, canadian: bool, left: int = 7) -> dict[Boa
             for end in layer:
                 key = canonical(end)
                 if key not in seen:
-                    changed = tuple((i, end[i]) for i in range(16) if end[i] != board[i])
+                    changed = tuple((i, end[i]) for i in range(len(board)) if end[i] != board[i])
                     seen[key] = (changed, (layers, depth, end))
             by_depth.append(list(seen.values()))
         per_group.append(by_depth)
@@ -234,20 +264,22 @@ def _combine(base: list[int], per_group: list, g: int, left: int, ends: tuple, f
 
 def parts(board: Board, path: list[Step]) -> list[dict]:
     """A path of single steps as the parts a player makes: consecutive steps of one marble are one part."""
+    seats = seats_of(board)
     out: list[dict] = []
     last = None
     here = list(board)
     for index, code in path:
         if index == last:
-            out[-1]["to"] = where(code)
+            out[-1]["to"] = where(code, seats)
         else:
-            out.append({"marble": where(here[index]), "to": where(code)})
+            out.append({"marble": where(here[index], seats), "to": where(code, seats)})
         here[index] = code
         last = index
     return out
 
 
-def can_finish(board: Board, seat: int, canadian: bool, left: int, dead: set | None = None) -> bool:
+def can_finish(board: Board, seat: int, canadian: bool, left: int, dead: set | None = None,
+               teams: Teams = FOUR) -> bool:
     """True when `left` more single steps can be made from `board` (a part of a 7 must leave a way to
     finish it: a 7 is never played in part)."""
     if left == 0:
@@ -255,37 +287,40 @@ def can_finish(board: Board, seat: int, canadian: bool, left: int, dead: set | N
     dead = set() if dead is None else dead
     if (board, left) in dead:
         return False
-    for there, _ in children(board, seat, canadian):
-        if can_finish(there, seat, canadian, left - 1, dead):
+    for there, _ in children(board, seat, canadian, teams):
+        if can_finish(there, seat, canadian, left - 1, dead, teams):
             return True
     dead.add((board, left))
     return False
 
 
 def part(board: Board, seat: int, canadian: bool, marble: int, to: int,
-         left: int) -> tuple[Board, int, list[int]]:
+         left: int, teams: Teams = FOUR) -> tuple[Board, int, list[int]]:
     """Play one part: the marble at hole `marble` steps forward until it stands on hole `to`.
 
     Returns the board, the steps used and the indices of the marbles sent home; raises ValueError with
     a sentence a player can read when the part is not possible.
     """
+    seats = seats_of(board)
+    track, fresh = track_of(seats), fresh_of(seats)
     index = marble_at(board, marble)
-    if index is None or index not in movers(board, seat, canadian):
+    if index is None or index not in movers(board, seat, canadian, teams):
         raise ValueError("a 7 moves only marbles you may move: your own (your partner's once yours are "
                          "home, or with the Canadian 7)")
     steps, home = 0, []
     while board[index] != to:
         if steps == left:
-            raise ValueError(f"the 7 has only {left} step(s) left, not enough to reach {hole_name(to)}")
+            raise ValueError(f"the 7 has only {left} step(s) left, not enough to reach "
+                             f"{hole_name(to, seats)}")
         code = board[index]
-        in_finish = FINISH <= code < FRESH
-        into = in_finish or (FINISH <= to < FRESH and code == start_of(index // 4))
-        step = next((there for there, (i, after) in children(board, seat, canadian)
-                     if i == index and (FINISH <= after < FRESH) == into), None)
+        in_finish = track <= code < fresh
+        into = in_finish or (track <= to < fresh and code == start_of(index // 4))
+        step = next((there for there, (i, after) in children(board, seat, canadian, teams)
+                     if i == index and (track <= after < fresh) == into), None)
         if step is None:
-            raise ValueError(f"this marble cannot step on from {hole_name(where(code))}: a fresh start "
-                             "marble, a finish marble or the end of the finish is in the way")
-        home += [i for i in range(16) if step[i] == KENNEL and board[i] != KENNEL]
+            raise ValueError(f"this marble cannot step on from {hole_name(where(code, seats), seats)}: a "
+                             "fresh start marble, a finish marble or the end of the finish is in the way")
+        home += [i for i in range(len(board)) if step[i] == KENNEL and board[i] != KENNEL]
         board = step
         steps += 1
     return board, steps, home

@@ -1,5 +1,6 @@
 """The exact shape of each DOG action, declared for `Game.apply`'s check (games/shapes.py): a card is a
-rank's name, a hole a whole number from -1 to 79 (board.py), a 7's part an object {"marble", "to"}."""
+rank's name, a hole a whole number from -1 to 20N-1 for N players (board.py), a 7's part an object
+{"marble", "to"}."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ from ..shapes import Fields, ListOf, OneOf, Seat, Shape, State, Whole, shown
 from .cards import HAND_SIZES, RANKS
 
 CARD = OneOf(RANKS, "card")
-HOLE = Whole(-1, 79)
+
+
+class Hole(Shape):
+    """A hole code of this table's board: a whole number from -1 (kennel) to 20N-1 (the last finish hole)."""
+
+    def problem(self, value: Any, state: State) -> str | None:
+        high = 20 * len(state.get("players") or ()) - 1
+        return Whole(-1, high).problem(value, state)
+
+
+HOLE = Hole()
 PART_FIELDS: Fields = {"marble": HOLE, "to": HOLE}
 
 
@@ -35,5 +46,7 @@ ACTION_SHAPES: dict[str, Fields] = {
     "seven": {"card": CARD, "parts": ListOf(Part(), 1, 7)},
     "part": dict(PART_FIELDS),
     "no_effect": {"card": CARD},
+    "take": {"card": CARD, "from": Seat()},
+    "hand_over": {"seat": Seat(), "card": CARD},
     "fold": {},
 }
