@@ -68,12 +68,12 @@ def seven_times(canadian: bool, repeats: int = 5) -> list[tuple[str, int, float]
     return rows
 
 
-def games_per_second(options: dict, seconds: float) -> tuple[float, float]:
-    """(games per second, actions per game) over about `seconds`."""
+def games_per_second(options: dict, seconds: float, players: int = 4) -> tuple[float, float]:
+    """(games per second, actions per game) of `players` over about `seconds`."""
     games = actions = 0
     start = time.perf_counter()
     while True:
-        _, log = play_random_game(options, seed=games)
+        _, log = play_random_game(options, seed=games, players=players)
         games, actions = games + 1, actions + len(log)
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -92,3 +92,6 @@ def run(seconds: float) -> None:
     for hands in ("entered", "laid"):
         rate, length = games_per_second({"hands": hands}, seconds)
         print(f"DOG random games, hands {hands}: {rate:.2f} games/s, {length:.0f} actions/game")
+    rate, length = games_per_second({"hands": "entered"}, seconds, players=6)
+    print(f"DOG random games, 6 players in three pairs, hands entered: {rate:.2f} games/s, "
+          f"{length:.0f} actions/game")

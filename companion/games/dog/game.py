@@ -63,7 +63,7 @@ class Dog(Game):
             raise BadOptions("DOG is played by 2 to 6 players: 4 in two teams (seats 0 and 2, 1 and 3), 6 in "
                              "teams, 2, 3 or 5 each for themselves")
         seats = len(players)
-        given = dict(options or {}) if isinstance(options, dict) else options
+        given = dict(options) if isinstance(options, dict) else {} if options is None else options
         if isinstance(given, dict) and "dealer" not in given:
             given["dealer"] = seats - 1
         opts = DogOptions.from_json(given)

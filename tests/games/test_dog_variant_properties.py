@@ -1,0 +1,105 @@
+"""Property tests of DOG's player-count variants (rules/dog.md 2.6): seeded random legal games of 2, 3, 5
+and 6 players keep 4N marbles on their own holes, never show a seat another's hand, refuse what they do
+not list, end, and replay from their log."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from companion.bench_dog import GAME, MORE_NAMES, random_action
+from companion.games import IllegalAction, replay
+
+MAX_ACTIONS = 20_000
+
+games = st.fixed_dictionaries({
+    "hands": st.sampled_from(["entered", "laid"]),
+    "canadian_seven": st.booleans(),
+    "joker_ban": st.booleans(),
+    "teams": st.sampled_from(["3x2", "2x3"]),
+    "seed": st.integers(0, 2**32 - 1),
+})
+
+
+def check_marbles(state: dict) -> None:
+    """4N marbles, 4 a colour, one a hole, each on the track, in the kennel or in its own finish."""
+    seats = len(state["players"])
+    track = 16 * seats
+    assert len(state["marbles"]) == seats
+    seen = []
+    for colour, codes in enumerate(state["marbles"]):
+        assert len(codes) == 4
+        for code in codes:
+            assert code == -1 or 0 <= code < track or track + 4 * colour <= code < track + 4 * colour + 4
+            if code != -1:
+                seen.append(code)
+        assert not state["fresh"][colour] or 16 * colour in codes
+    assert len(seen) == len(set(seen))
+    if state["hands"][0] is not None and state["phase"] == "play":
+        assert state["cards_left"] == [len(h) for h in state["hands"]]
+
+
+def check_secrets(state: dict, action: dict) -> None:
+    """Each seat's view shows its own hand only, and no log entry tells another seat a hidden card."""
+    for seat in range(len(state["players"])):
+        view = GAME.view(state, seat)
+        assert all(h is None for s, h in enumerate(view["hands"]) if s != seat)
+        assert view["stock"] is None
+        if action["type"] in ("deal", "give", "hand_over") and action["seat"] != seat:
+            shown = GAME.redact(state, action, seat)
+            assert "card" not in shown and "cards" not in shown
+
+
+def _twisted(action: dict, rng: random.Random) -> dict:
+    """A nearby action that may well be illegal: another hole or seat, another card, a missing field."""
+    out = copy.deepcopy(action)
+    key = rng.choice(sorted(k for k in out if k != "type") or ["type"])
+    value = out[key]
+    if isinstance(value, int):
+        out[key] = value + rng.choice([-1, 1, 5, 17])
+    elif key == "card":
+        out[key] = rng.choice(["A", "7", "J", "Joker", "4", "K", "2"])
+    else:
+        del out[key]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+@settings(max_examples=2, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+@given(case=games)
+def test_random_games_of_two_three_five_and_six_keep_the_rules_and_end(players, case):
+    options = {k: case[k] for k in ("hands", "canadian_seven", "joker_ban", "teams")}
+    names = MORE_NAMES[:players]
+    rng = random.Random(case["seed"])
+    state = GAME.new_game(list(names), options)
+    check_marbles(state)
+    log = []
+    while not GAME.is_over(state):
+        assert len(log) < MAX_ACTIONS, "the game did not end"
+        action = random_action(state, rng)
+        if len(log) % 7 == 0 and state["phase"] != "deal":
+            twisted = _twisted(action, rng)
+            if twisted not in GAME.legal_actions(state):
+                frozen = json.dumps(state, sort_keys=True)
+                try:
+                    GAME.apply(state, twisted)
+                    raise AssertionError(f"unlisted {twisted} was accepted")
+                except IllegalAction:
+                    pass
+                assert json.dumps(state, sort_keys=True) == frozen
+        after, events = GAME.apply(state, action)
+        assert all(isinstance(e["text"], str) and e["text"] for e in events)
+        check_marbles(after)
+        if len(log) % 5 == 0:
+            check_secrets(after, action)
+        state = after
+        log.append(action)
+    teams = [tuple(t) for t in state["teams"]]
+    assert tuple(state["winners"]) in teams or len(state["winners"]) > 1 == len(teams[0])
+    assert replay(GAME, list(names), options, log) == state
+    json.dumps(state)
