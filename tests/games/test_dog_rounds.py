@@ -23,9 +23,9 @@ def test_registered_as_dog():
     assert get("dog").title == "DOG"
 
 
-def test_needs_four_players_and_known_options():
+def test_needs_two_to_six_players_and_known_options():
     with pytest.raises(BadOptions):
-        GAME.new_game(NAMES[:3])
+        GAME.new_game(NAMES[:1])
     with pytest.raises(BadOptions):
         GAME.new_game(list(NAMES), {"hands": "maybe"})
     with pytest.raises(BadOptions):
