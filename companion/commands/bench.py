@@ -1,5 +1,5 @@
-"""`companion bench engine|vision DIR|web|fuzz|restart`: benchmarks that print figures (never fail on
-speed)."""
+"""`companion bench engine|vision DIR|web|fuzz|restart|calibration`: benchmarks that print figures
+(never fail on speed)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ TARGETS = {
                          "a one-client flood, server memory"),
     "fuzz": ("web.fuzz", "random requests at every route: how many were sent, how many got a 5xx"),
     "restart": ("companion.bench_restart", "seconds to restart with 15k and 100k records of history"),
+    "calibration": ("vision.calibration_bench", "the learned reader on rendered cluttered tables, with and "
+                                                "without the table's calibration: dice right, false dice"),
 }
 
 
@@ -39,6 +41,11 @@ def add_parser(sub) -> None:
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
                            "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "
                            "warm, soft or shaken")
+        if name == "calibration":
+            t.add_argument("--tables", type=int, default=30, help="tables to calibrate (default 30)")
+            t.add_argument("--later", type=int, default=5, help="rolls read on each table after (default 5)")
+            t.add_argument("--models", metavar="DIR",
+                           help="the learned reader's ONNX files (default vision/data)")
         if name == "fuzz":
             t.add_argument("--requests", type=int, default=5000, help="requests to send")
             t.add_argument("--seed", type=int, default=0, help="the same seed sends the same requests")
