@@ -251,6 +251,9 @@ class TableSession(HostCommands):
         players = [p.strip()[:40] for p in players]
         try:
             game = games.get(game_name)
+            if not game.min_players <= len(players) <= game.max_players:  # what the table's page can show
+                raise BadCommand(f"{game.title} is played here by {game.min_players} to {game.max_players} "
+                                 f"players, not {len(players)}")
             initial = game.new_game(players, options or {})
         except GameError as err:
             raise BadCommand(str(err)) from None

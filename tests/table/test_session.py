@@ -224,3 +224,15 @@ def test_every_reading_gets_its_own_photo_id(session):
         ids.add(session.propose_reading(table.id, dice(1)).photo_id)
         session.confirm(table.id, table.version, table.seats[1])
     assert len(ids) == 9 and all(ids)
+
+
+def test_a_table_is_opened_only_for_the_player_counts_its_page_can_show(session):
+    import companion.games  # noqa: F401  (registers the games)
+
+    for count in (2, 3, 5, 6):  # the DOG engine plays these (2.6); the page draws four quarters
+        with pytest.raises(BadCommand, match=f"DOG is played here by 4 to 4 players, not {count}"):
+            session.create("dog", [f"P{k}" for k in range(count)])
+    with pytest.raises(BadCommand, match="not 3"):
+        session.create("battle-zone", ["Ann", "Ben", "Cat"])
+    assert session.create("dog", ["Ann", "Ben", "Cat", "Dan"]).players == ["Ann", "Ben", "Cat", "Dan"]
+    assert session.tables and len(session.tables) == 1  # nothing was made by a refusal
