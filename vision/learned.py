@@ -99,6 +99,16 @@ def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: flo
     return out
 
 
+def one_per_face(found: list[Found]) -> list[Found]:
+    """The strongest peak of each top face: a peak whose centre lies on a stronger peak's face is the same
+    die seen twice (a pip, or a second box round it), since two top faces never overlap."""
+    kept: list[Found] = []
+    for f in sorted(found, key=lambda f: -f.score):
+        if all(abs(f.cx - k.cx) > k.w / 2 or abs(f.cy - k.cy) > k.h / 2 for k in kept):
+            kept.append(f)
+    return kept
+
+
 def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP) -> np.ndarray:
     """A size x size BGR crop of the frame: the square of `side` px round (cx, cy), edges replicated."""
     side = max(side, 4.0)
@@ -163,8 +173,8 @@ class LearnedReader:
         work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         heat, size, offset = self.detector.run(None, {"image": to_input(work)})
         sx, sy = width / ww, height / wh
-        return [Found(cx * sx, cy * sy, w * sx, h * sy, s)
-                for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], self.detect_min)]
+        return one_per_face([Found(cx * sx, cy * sy, w * sx, h * sy, s)
+                             for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], self.detect_min)])
 
     def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
         """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""

@@ -176,3 +176,13 @@ def test_a_model_without_its_calibrated_peak_threshold_is_refused(tmp_path):
     meta.write_text('{"temperature": 1.0}')
     with pytest.raises(ValueError, match="detect_min"):
         LearnedReader(tmp_path / "none.onnx", tmp_path / "none.onnx", meta)
+
+
+def test_a_peak_on_a_stronger_peaks_face_is_the_same_die_seen_twice():
+    from vision.learned import one_per_face
+
+    die = Found(100, 100, 40, 40, 0.9)
+    pip = Found(110, 95, 12, 12, 0.5)  # a pip of that die read as a small die of its own
+    wider = Found(104, 102, 56, 56, 0.6)  # a second, larger box round the same die
+    neighbour = Found(145, 100, 40, 40, 0.4)  # a die beside it, touching: its centre is off the first face
+    assert one_per_face([pip, wider, neighbour, die]) == [die, neighbour]
