@@ -91,6 +91,8 @@ def start_table(page, url: str, game: str, players: list[str]) -> str:
     page.goto(url + "/")
     page.select_option("#game", game)
     names = page.locator("#players input")
+    while names.count() < len(players):  # the form shows the game's fewest players: add rows
+        page.locator("#add-player").click()
     for n, name in enumerate(players):
         names.nth(n).fill(name)
     page.get_by_role("button", name="Start").click()

@@ -29,7 +29,7 @@
         '<option value="' + esc(c.value) + '"' + (c.value === f.default ? " selected" : "") + ">" + esc(c.label) +
         (c.value === f.default ? " (usual)" : "") + "</option>").join("") + "</select>";
     } else if (f.kind === "number") {
-      control = '<input type="number" id="' + id + '" name="' + f.name + '" data-kind="number" value="' + esc(f.default) + '">';
+      control = '<input type="number" id="' + id + '" name="' + f.name + '" data-kind="number" data-usual="' + esc(f.default) + '" value="' + esc(f.default) + '">';
     } else {
       control = '<input id="' + id + '" name="' + f.name + '" data-kind="list" placeholder="usual: leave empty" autocomplete="off">';
     }
@@ -52,7 +52,9 @@
     options.querySelectorAll("[data-kind]").forEach((input) => {
       const kind = input.dataset.kind;
       if (kind === "switch") out[input.name] = input.checked;
-      else if (kind === "number") out[input.name] = Number(input.value);
+      // a number left at its usual value is not sent: the game chooses it for the table (DOG's first
+      // dealer is the last seat, whatever the number of players)
+      else if (kind === "number") { if (input.value !== input.dataset.usual) out[input.name] = Number(input.value); }
       else if (kind === "list") { const items = input.value.split(",").map((s) => s.trim()).filter(Boolean); if (items.length) out[input.name] = items; }
       else out[input.name] = input.value;
     });

@@ -49,9 +49,9 @@ class Dog(Game):
     name = "dog"
     title = "DOG"
     options_type = DogOptions
-    min_players = 4
-    max_players = 4
-    #: the player counts the engine plays (2.6); min_players/max_players are those the table's page draws.
+    min_players = 2
+    max_players = 6
+    #: the player counts the engine plays (2.6), all of which the table's page draws.
     engine_players = (2, 6)
     action_shapes = ACTION_SHAPES
     moves_pieces = frozenset(PLAYS + ("part",))

@@ -1,16 +1,33 @@
-// DOG on the phone: the board (64 track fields in four quarters, kennels, starts, finish holes, the marbles
+// DOG on the phone: the board (16 track fields a player, one quarter each in a circle, 2 to 6 players; kennels, starts, finish holes, the marbles
 // in their colours, a fresh marble blocking its start), whose turn it is and who the partner is (their
 // hand stays hidden: the companion sends each phone its own cards only), the cards dealt typed on each
 // seat's phone, the partners' exchange of one card face down, and the turn: tap the card being laid, then
 // a highlighted marble, then a highlighted target (a 7 part by part). What to do on the physical board is
 // the page's top bar (#todo), from the engine's events.
 (function () {
-  const COLOURS = ["red", "blue", "green", "yellow"];
-  const INK = { red: "#e5484d", blue: "#3e63dd", green: "#30a46c", yellow: "#f5d90a" };
+  const COLOURS = ["red", "blue", "green", "yellow", "white", "black"];
+  const INK = { red: "#e5484d", blue: "#3e63dd", green: "#30a46c", yellow: "#f5d90a", white: "#f2f2f2", black: "#2b2b2b" };
+  // a marble's outline: dark on light colours, light on the black marble (the board is dark)
+  const RIM = { black: "#d8d8d8" };
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Joker"];
-  const TRACK = 64, QUARTER = 16, FINISH = 64;
-  // the board's drawing, in SVG units: the ring of track fields, finish holes inward, kennels outside
-  const R = 166, GAP = 17, KENNEL_R = R + 21, HOLE = 5.6, MARBLE = 7.2;
+  const QUARTER = 16;
+  // The table's size (16 track fields a player; finish codes follow the track): set from each state drawn.
+  let SEATS = 4, TRACK = 64, FINISH = 64;
+  // the board's drawing, in SVG units: the ring of track fields, finish holes inward, kennels outside;
+  // holes and marbles shrink so that 96 fields (six players) fit the same ring
+  const R = 166, GAP = 17, KENNEL_R = R + 21;
+  let HOLE = 5.6, MARBLE = 7.2, HALO = 9.5;
+  // a kennel's four holes lie just before its start, spaced in angle as on the four-player board
+  const KENNEL_STEP = (2 * Math.PI) / 64;
+
+  function sizeFor(st) {
+    SEATS = st.players.length;
+    TRACK = FINISH = QUARTER * SEATS;
+    const spacing = (2 * Math.PI * R) / TRACK; // SVG units between two track fields
+    HOLE = Math.min(5.6, spacing * 0.42);
+    MARBLE = Math.min(7.2, spacing * 0.5);
+    HALO = Math.min(9.5, spacing * 0.62);
+  }
 
   let pick = { card: null, from: null, to: null }; // the play being built by taps on this phone
   // The dealt cards typed on this phone and the card chosen for the partner. Either may be pressed before
@@ -20,7 +37,15 @@
   let gift = { key: null, card: null, queued: false, sending: false };
 
   const esc = (s) => Companion.esc(s);
-  const partnerOf = (seat) => (seat + 2) % 4;
+  // `seat`'s team in play order from `seat` (state.teams; one seat each in individual play)
+  function teamOf(st, seat) {
+    const team = (st.teams || []).find((t) => t.includes(seat)) || [seat];
+    return team.slice().sort((a, b) => ((a - seat + SEATS) % SEATS) - ((b - seat + SEATS) % SEATS));
+  }
+  const individual = (st) => teamOf(st, 0).length === 1;
+  // who gets `seat`'s exchange card: the next team-mate, or in individual play the seat to the left,
+  // which takes it from its right-hand neighbour (2.6)
+  const receiverOf = (st, seat) => (individual(st) ? (seat - 1 + SEATS) % SEATS : teamOf(st, seat)[1]);
   const startOf = (colour) => QUARTER * colour;
   const named = (card) => (card === "A" || card === "8" ? "an " : "a ") + card;
 
@@ -46,8 +71,13 @@
   }
 
   const allHome = (st, colour) => st.marbles[colour].every((code) => code >= FINISH);
-  // the colour a seat moves: its own, or its partner's once its own four are home
-  const controlled = (st, seat) => (allHome(st, seat) ? partnerOf(seat) : seat);
+  // the colour a seat moves: its own, or once its own four are home the next team-mate's still out
+  function controlled(st, seat) {
+    if (!allHome(st, seat)) return seat;
+    const mates = teamOf(st, seat).slice(1);
+    if (!mates.length) return seat;
+    return mates.find((m) => !allHome(st, m)) ?? mates[0];
+  }
 
   function marbleAt(st, key) {
     return marbles(st).find((m) => m.key === key) || null;
@@ -67,7 +97,7 @@
   function place(key, slot, turn) {
     if (typeof key === "string") { // a kennel: four holes outside the ring, just before the start
       const colour = Number(key.slice(1));
-      return at(KENNEL_R, angle(startOf(colour) - 2.2 - slot * 1.15, turn));
+      return at(KENNEL_R, angle(startOf(colour), turn) + KENNEL_STEP * (2.2 + slot * 1.15));
     }
     if (key >= FINISH) { // F1..F4 inward from the start
       const colour = Math.floor((key - FINISH) / 4);
@@ -163,7 +193,7 @@
       holes += '<circle class="dog-hole' + (start ? " start" : "") + '" cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + (start ? HOLE + 1.8 : HOLE) +
         '" fill="#111318" stroke="' + ink + '" stroke-width="' + (start ? 3 : 1.4) + '"/>';
     }
-    for (let colour = 0; colour < 4; colour++) {
+    for (let colour = 0; colour < SEATS; colour++) {
       for (let hole = 0; hole < 4; hole++) {
         const [x, y] = place(FINISH + 4 * colour + hole, 0, turn);
         holes += '<circle class="dog-hole finish" cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + HOLE + '" fill="#111318" stroke="' + INK[COLOURS[colour]] + '" stroke-width="1.6"/>';
@@ -193,8 +223,8 @@
       }
       const tap = live || targets.has(key);
       pieces += '<g class="' + cls.join(" ") + '" data-key="' + key + '"' + (tap ? ' role="button" tabindex="0"' : "") + ' aria-label="' + esc(label) + '">' +
-        (tap ? '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="9.5"/>' : "") +
-        '<circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + MARBLE + '" fill="' + INK[COLOURS[m.colour]] + '" stroke="' + (m.fresh ? "#fff" : "#000a") +
+        (tap ? '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + f1(HALO) + '"/>' : "") +
+        '<circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + MARBLE + '" fill="' + INK[COLOURS[m.colour]] + '" stroke="' + (m.fresh ? "#fff" : RIM[COLOURS[m.colour]] || "#000a") +
         '" stroke-width="' + (m.fresh ? 3 : 1.2) + '"/></g>';
     }
     // empty targets: a ring to tap
@@ -202,12 +232,12 @@
       if (marbles(st).some((m) => String(m.key) === key)) continue;
       const [x, y] = place(Number(key), 0, turn);
       pieces += '<g class="dog-target" data-key="' + key + '" role="button" tabindex="0" aria-label="' + esc("to " + holeName(Number(key))) + '">' +
-        '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="9.5"/><circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + HOLE + '" fill="none" stroke="#4da3ff" stroke-width="2.5"/></g>';
+        '<circle class="halo" cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + f1(HALO) + '"/><circle cx="' + f1(x) + '" cy="' + f1(y) + '" r="' + HOLE + '" fill="none" stroke="#4da3ff" stroke-width="2.5"/></g>';
     }
     const who = s.to_move >= 0 && s.to_move !== null ? st.players[s.to_move] : "";
     const middle = '<text x="0" y="-6" class="dog-mid">Round ' + st.round + "</text>" +
       (who ? '<text x="0" y="16" class="dog-mid who" fill="' + INK[COLOURS[s.to_move]] + '">' + esc(who) + "</text>" : "");
-    return '<svg class="dog-board" viewBox="-200 -200 400 400" role="img" aria-label="The DOG board">' + holes + pieces + middle + "</svg>";
+    return '<svg class="dog-board" data-seats="' + SEATS + '" viewBox="-200 -200 400 400" role="img" aria-label="The DOG board">' + holes + pieces + middle + "</svg>";
   }
 
   function cardButton(card, attrs, extra) {
@@ -224,14 +254,15 @@
     const me = s.seat;
     let html = '<div class="dog-seats">';
     st.players.forEach((name, seat) => {
-      const role = seat === me ? "you" : me !== null && seat === partnerOf(me) ? "partner" : me !== null ? "opponent" : "";
+      const role = seat === me ? "you" : me !== null && teamOf(st, me).includes(seat) ? "partner" : me !== null ? "opponent" : "";
       html += '<p class="dog-player' + (seat === s.to_move ? " now" : "") + '" data-seat="' + seat + '"><span class="swatch" style="background:' + INK[COLOURS[seat]] + '"></span>' +
         "<b>" + esc(name) + "</b> " + (role ? "<small>" + role + "</small> " : "") + '<span class="dog-left">' + st.cards_left[seat] + " card" + (st.cards_left[seat] === 1 ? "" : "s") + "</span></p>";
     });
     html += "</div>";
     if (me !== null) {
-      html += '<p class="dog-team">You play <b>' + COLOURS[me] + "</b> with <b>" + esc(st.players[partnerOf(me)]) + "</b> (" + COLOURS[partnerOf(me)] +
-        "), sitting opposite. Your partner's cards are hidden.</p>";
+      const mates = teamOf(st, me).slice(1);
+      html += '<p class="dog-team">You play <b>' + COLOURS[me] + "</b>" + (mates.length ? " with " + mates.map((m) => "<b>" + esc(st.players[m]) + "</b> (" +
+        COLOURS[m] + ")").join(" and ") + ". Your partner" + (mates.length > 1 ? "s'" : "'s") + " cards are hidden.</p>" : ", each for yourself. The others' cards are hidden.</p>");
     }
     return html;
   }
@@ -245,6 +276,7 @@
     if (st.phase === "deal" && hand === null) return dealPanel(s);
     if (!hand) return "";
     if (st.phase === "exchange") return exchangePanel(s);
+    if (st.phase === "take" && st.taking && st.taking.from === me) return takePanel(s);
     return '<div class="card"><h2>Your hand</h2><div class="dog-hand">' + (hand.length ? hand.map(cardFace).join("") :
       "<small>No cards: wait for the next deal.</small>") + "</div></div>";
   }
@@ -303,12 +335,13 @@
   function exchangePanel(s) {
     const st = s.state;
     const me = s.seat;
-    const mate = st.players[partnerOf(me)];
+    const mate = st.players[receiverOf(st, me)];
     const key = s.table.id + ":" + st.round;
     if (gift.key !== key) gift = { key, card: null, queued: false, sending: false };
     const mine = s.legal.filter((a) => a.type === "give" && a.seat === me);
     const giving = s.to_move !== null && s.to_move >= 0 ? st.players[s.to_move] : "the player before you";
-    let html = '<div class="card dog-give"><h2>Give ' + esc(mate) + " one card face down</h2>";
+    let html = '<div class="card dog-give"><h2>' + (individual(st) ? esc(mate) + " takes one card from you: tap the card taken" :
+      "Give " + esc(mate) + " one card face down") + "</h2>";
     if (st.given[me]) {
       return html + '<div class="dog-hand">' + st.hands[me].map(cardFace).join("") + "</div><p>You gave " + esc(mate) + " " +
         named(st.given[me]) + ". You take " + esc(mate) + "'s card when everyone has given.</p></div>";
@@ -323,6 +356,16 @@
     return html + "</div>";
   }
 
+  // A 2 laid by another player takes one of this seat's cards (individual play, 2.6): its own hand only.
+  function takePanel(s) {
+    const st = s.state;
+    const by = st.players[st.taking.by];
+    const offered = s.legal.filter((a) => a.type === "hand_over" && a.seat === s.seat);
+    return '<div class="card dog-hand-over"><h2>' + esc(by) + " takes one of your cards</h2><p><small>Tap the card " + esc(by) +
+      " drew from your hand; only your phone sees your cards.</small></p><div class=\"dog-hand\">" +
+      offered.map((a) => cardButton(a.card, 'data-hand-over="' + esc(a.card) + '" aria-label="hand over ' + esc(a.card) + '"', " shown")).join("") + "</div></div>";
+  }
+
   // The turn: the card being laid, the marbles it can move, their targets, folding.
   function turnPanel(s, all) {
     const st = s.state;
@@ -334,14 +377,19 @@
       html += "<h2>Your " + esc(pending.card) + ": " + pending.left + " more step" + (pending.left === 1 ? "" : "s") + " to move</h2>";
     } else {
       const cards = laid ? RANKS : st.hands[s.seat];
-      const playable = new Set(all.map((x) => x.card));
+      const playable = new Set(all.map((x) => x.card).concat(s.legal.filter((a) => a.type === "take").map((a) => a.card)));
       html += "<h2>" + (laid ? "Which card do you lay?" : "Tap the card you lay") + "</h2><div class=\"dog-hand" + (laid ? " dog-picker" : "") + '">' +
         [...new Set(cards)].map((c) => cardButton(c, 'data-card="' + c + '" aria-label="lay ' + c + '"' + (playable.has(c) ? "" : " disabled"),
           " shown" + (pick.card === c ? " chosen" : ""))).join("") + "</div>";
       if (!laid && playable.size < new Set(cards).size) html += "<p><small>Greyed cards have no move now.</small></p>";
     }
     const mine = all.filter((x) => x.card === pick.card);
-    if (pick.card !== null) {
+    const takes = s.legal.filter((a) => a.type === "take" && a.card === pick.card);
+    if (pick.card !== null && pick.from === null && takes.length) {
+      html += '<p class="dog-ask">Or take a card from an opponent with it:</p><div class="dog-choices">' + takes.map((a, i) => '<button class="primary" data-take="' + i +
+        '">' + esc("take a card from " + st.players[a.from] + " (" + st.cards_left[a.from] + " in hand)") + "</button>").join("") + "</div>";
+    }
+    if (pick.card !== null && mine.length) {
       const froms = [...new Map(mine.map((x) => [String(x.from), x.from])).values()];
       html += '<p class="dog-ask">' + (pick.from === null ? "Which marble? Tap it on the board or here:" : "Where to? Tap a ringed hole or here:") + "</p>";
       if (pick.from === null) {
@@ -371,9 +419,11 @@
   // ---- the page --------------------------------------------------------------------------------------
   function render(s, el, ui) {
     const st = s.state;
+    sizeFor(st);
     const all = steps(s);
     if (st.seven) pick.card = st.seven.card;
-    if (pick.card !== null && !all.some((x) => x.card === pick.card)) pick = { card: null, from: null, to: null };
+    const takers = s.legal.filter((a) => a.type === "take").map((a) => a.card);
+    if (pick.card !== null && !all.some((x) => x.card === pick.card) && !takers.includes(pick.card)) pick = { card: null, from: null, to: null };
     if (pick.from !== null && !all.some((x) => x.card === pick.card && String(x.from) === pick.from)) pick.from = null, pick.to = null;
     const mine = all.filter((x) => x.card === pick.card);
     const can = new Set(pick.from === null ? mine.map((x) => String(x.from)) : []);
@@ -413,6 +463,15 @@
       };
     }
 
+    el.querySelectorAll("button[data-hand-over]").forEach((b) => {
+      b.onclick = () => ui.act({ type: "hand_over", seat: s.seat, card: b.dataset.handOver });
+    });
+    el.querySelectorAll("button[data-take]").forEach((b) => {
+      b.onclick = async () => {
+        const take = s.legal.filter((a) => a.type === "take" && a.card === pick.card)[Number(b.dataset.take)];
+        if (await ui.act(take)) pick = { card: null, from: null, to: null };
+      };
+    });
     el.querySelectorAll("button[data-card]").forEach((b) => {
       b.onclick = () => { pick = { card: b.dataset.card, from: null, to: null }; redraw(); };
     });
@@ -450,13 +509,21 @@
   function status(s) {
     const st = s.state;
     if (s.over || s.ended) return null;
+    sizeFor(st);
     const me = s.seat;
     if (st.phase === "deal") {
       if (me !== null && st.hands[me] === null && s.phone.may_roll) return { text: st.players[me] + ": enter the " + st.hand_size + " cards dealt to you", mine: true };
       return { text: st.prompt };
     }
     if (st.phase === "exchange") {
-      if (me !== null && s.to_move === me) return { text: st.players[me] + ": give " + st.players[partnerOf(me)] + " one card face down", mine: true };
+      if (me !== null && s.to_move === me) {
+        const mate = st.players[receiverOf(st, me)];
+        return { text: st.players[me] + (individual(st) ? ": " + mate + " takes one of your cards" : ": give " + mate + " one card face down"), mine: true };
+      }
+      return { text: st.prompt };
+    }
+    if (st.phase === "take" && st.taking) {
+      if (me === st.taking.from) return { text: st.players[me] + ": " + st.players[st.taking.by] + " takes one of your cards", mine: true };
       return { text: st.prompt };
     }
     if (st.seven && s.to_move !== null) {
@@ -468,7 +535,8 @@
 
   function summary(s, esc) {
     const sum = s.summary;
-    return "<h2>Result</h2><p><b>" + (sum.team ? esc(sum.team) + " win: all eight marbles home." : "Game over.") + "</b></p>" +
+    const marbles = { 1: "four", 2: "eight", 3: "twelve" }[sum.winners.length] || "their";
+    return "<h2>Result</h2><p><b>" + (sum.team ? esc(sum.team) + (sum.winners.length === 1 ? " wins" : " win") + ": all " + marbles + " marbles home." : "Game over.") + "</b></p>" +
       "<p>" + Object.entries(sum.home).map(([colour, n]) => '<span class="swatch" style="background:' + INK[colour] + '"></span>' + colour + " " + n + "/4").join(" · ") + "</p>";
   }
 

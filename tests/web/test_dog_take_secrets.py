@@ -1,0 +1,138 @@
+"""DOG for three (individual play, rules/dog.md 2.6): when a 2 takes a card from an opponent, only the
+opponent's phone is offered its cards to hand over, and no phone, stream or log shows another seat's hand
+(the card handed over is then the taker's and the giver's alone).
+
+Each seat holds a rank no other seat holds (its marker: Ann K, Ben J, Cat Q; Ben's 9 is the card Ann's 2
+takes), and each hands its right-hand neighbour a rank only it holds (Ann 5, Ben 6, Cat 8), so a card
+seen where it should not be is told by its name alone.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+
+import pytest
+
+from tests.web.test_live import HOST, Stream, address, call
+
+NAMES = ["Ann", "Ben", "Cat"]
+HANDS = [["K", "K", "2", "5", "3", "3"], ["J", "J", "9", "6", "3", "3"], ["Q", "Q", "A", "8", "4", "4"]]
+MARKERS = [["K"], ["J", "9"], ["Q"]]
+GIFTS = ["5", "6", "8"]
+
+
+class ThreeSeats:
+    """A three-player DOG table on the real server, a phone (token) and live stream per seat."""
+
+    def __init__(self, web) -> None:
+        self.web = web
+        status, made = call(web, "POST", "/api/tables", {"game": "dog", "players": NAMES})
+        assert status == 201, made
+        self.id = made["id"]
+        self.tokens = []
+        for seat in range(len(NAMES)):
+            status, got = call(web, "POST", f"/api/tables/{self.id}/seats", {"seat": seat, "code": made["code"]},
+                               source=address(seat))
+            assert status == 201
+            self.tokens.append(got["token"])
+        self.streams = [Stream(web, self.id, address(seat), token) for seat, token in enumerate(self.tokens)]
+        self.seen = [[s.event()[1]] for s in self.streams]
+
+    def snap(self, seat: int | None) -> dict:
+        headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
+        status, data = call(self.web, "GET", f"/api/tables/{self.id}", headers=headers)
+        assert status == 200
+        return data
+
+    def act(self, seat: int, action: dict) -> None:
+        version = self.snap(seat)["version"]
+        status, data = call(self.web, "POST", f"/api/tables/{self.id}/actions",
+                            {"version": version, "action": action}, {"X-Seat-Token": self.tokens[seat]})
+        assert status == 200, data
+        for carried, stream in zip(self.seen, self.streams, strict=True):
+            while carried[-1]["version"] < data["version"]:
+                name, event = stream.event()
+                carried.append(event["snapshot"] if name == "update" else event)
+
+    def log(self, seat: int | None) -> str:
+        headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
+        conn = http.client.HTTPConnection(HOST, self.web.port, timeout=10)
+        conn.request("GET", f"/api/tables/{self.id}/log.jsonl", headers=headers)
+        res = conn.getresponse()
+        text = res.read().decode()
+        conn.close()
+        assert res.status == 200
+        return text
+
+    def close(self) -> None:
+        for s in self.streams:
+            s.close()
+
+
+def foreign(text: str, seat: int | None, also_mine: tuple[str, ...] = ()) -> list[str]:
+    """The cards of other seats named in `text` (a card travels as a quoted JSON string; "seen" keys are
+    ranks, not cards), less those `seat` may know (`also_mine`)."""
+    names = [m for s, marks in enumerate(MARKERS) if s != seat for m in marks if m not in also_mine]
+    return [n for n in names if re.search(re.escape(json.dumps(n)) + r"(?!\s*:)", text)]
+
+
+def check_every_route(table: ThreeSeats, known: dict[int, tuple[str, ...]]) -> None:
+    for seat in (0, 1, 2, None):
+        mine = known.get(seat, ()) if seat is not None else ()
+        view = table.snap(seat)
+        assert foreign(json.dumps(view), seat, mine) == [], f"seat {seat}'s page"
+        assert [h is not None for h in view["state"]["hands"]].count(True) <= 1
+        assert all(a.get("seat", seat) == seat for a in view["legal"])
+        assert foreign(table.log(seat), seat, mine) == [], f"seat {seat}'s log"
+    for seat, carried in enumerate(table.seen):
+        assert all(foreign(json.dumps(s), seat, known.get(seat, ())) == [] for s in carried), f"seat {seat}"
+
+
+@pytest.fixture
+def table(served):
+    made = ThreeSeats(served.server)
+    yield made
+    made.close()
+
+
+def test_only_the_phone_a_2_takes_from_is_offered_its_cards_and_no_phone_sees_another_hand(table):
+    first = table.snap(0)["state"]["starter"]
+    order = [(first + k) % 3 for k in range(3)]
+    for seat in order:
+        table.act(seat, {"type": "deal", "seat": seat, "cards": HANDS[seat]})
+    for seat in order:  # each right-hand neighbour's phone enters the card taken from it
+        table.act(seat, {"type": "give", "seat": seat, "card": GIFTS[seat]})
+    check_every_route(table, {})
+    ann = table.snap(0)
+    assert ann["to_move"] == 0, "Ann starts: Cat deals"
+    takes = [a for a in ann["legal"] if a["type"] == "take"]
+    assert {a["from"] for a in takes} == {1, 2} and {a["card"] for a in takes} == {"2"}
+
+    table.act(0, {"type": "take", "card": "2", "from": 1})
+    ben = table.snap(1)
+    assert ben["state"]["phase"] == "take" and ben["to_move"] == 1
+    assert sorted(a["card"] for a in ben["legal"]) == sorted(set(ben["state"]["hands"][1]))
+    assert all(a == {"type": "hand_over", "seat": 1, "card": a["card"]} for a in ben["legal"])
+    assert table.snap(0)["legal"] == [] and table.snap(2)["legal"] == [] and table.snap(None)["legal"] == []
+    check_every_route(table, {})
+
+    table.act(1, {"type": "hand_over", "seat": 1, "card": "9"})
+    assert "9" in table.snap(0)["state"]["hands"][0]
+    check_every_route(table, {0: ("9",)})  # Ann took Ben's 9: Cat still sees neither hand
+
+
+def test_a_phone_may_not_hand_over_for_another_seat(table):
+    first = table.snap(0)["state"]["starter"]
+    order = [(first + k) % 3 for k in range(3)]
+    for seat in order:
+        table.act(seat, {"type": "deal", "seat": seat, "cards": HANDS[seat]})
+    for seat in order:
+        table.act(seat, {"type": "give", "seat": seat, "card": GIFTS[seat]})
+    table.act(0, {"type": "take", "card": "2", "from": 1})
+    version = table.snap(2)["version"]
+    status, data = call(table.web, "POST", f"/api/tables/{table.id}/actions",
+                        {"version": version, "action": {"type": "hand_over", "seat": 1, "card": "9"}},
+                        {"X-Seat-Token": table.tokens[2]})
+    assert status == 403, data
