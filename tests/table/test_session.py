@@ -229,10 +229,12 @@ def test_every_reading_gets_its_own_photo_id(session):
 def test_a_table_is_opened_only_for_the_player_counts_its_page_can_show(session):
     import companion.games  # noqa: F401  (registers the games)
 
-    for count in (2, 3, 5, 6):  # the DOG engine plays these (2.6); the page draws four quarters
-        with pytest.raises(BadCommand, match=f"DOG is played here by 4 to 4 players, not {count}"):
+    for count in (1, 7):  # the DOG engine and its page play 2 to 6 (2.6)
+        with pytest.raises(BadCommand, match=f"DOG is played here by 2 to 6 players, not {count}"):
             session.create("dog", [f"P{k}" for k in range(count)])
     with pytest.raises(BadCommand, match="not 3"):
         session.create("battle-zone", ["Ann", "Ben", "Cat"])
-    assert session.create("dog", ["Ann", "Ben", "Cat", "Dan"]).players == ["Ann", "Ben", "Cat", "Dan"]
-    assert session.tables and len(session.tables) == 1  # nothing was made by a refusal
+    for count in (2, 3, 4, 5, 6):  # with the usual options: the first dealer is the last seat
+        made = session.create("dog", [f"P{k}" for k in range(count)])
+        assert made.players == [f"P{k}" for k in range(count)] and made.state["dealer"] == count - 1
+    assert len(session.tables) == 5  # nothing was made by a refusal

@@ -32,10 +32,12 @@ def deal_and_exchange(session, table, tokens: list[str], hands: list[list[str]],
     game = table.game
     while table.state["phase"] == "deal":
         seat = game.chance_seats(table.state)[0]
-        session.act(table.id, table.version, {"type": "deal", "seat": seat, "cards": hands[seat]}, tokens[seat])
+        deal = {"type": "deal", "seat": seat, "cards": hands[seat]}
+        session.act(table.id, table.version, deal, tokens[seat])
     while table.state["phase"] == "exchange":
         seat = game.current_player(table.state)
-        session.act(table.id, table.version, {"type": "give", "seat": seat, "card": gifts[seat]}, tokens[seat])
+        give = {"type": "give", "seat": seat, "card": gifts[seat]}
+        session.act(table.id, table.version, give, tokens[seat])
 
 
 def assert_fits(page) -> None:
@@ -92,13 +94,14 @@ def test_three_players_made_on_the_first_page_play_a_2_that_takes_a_card(served,
     tokens = [None, session.claim_seat(table.id, 1), session.claim_seat(table.id, 2)]
     hands = [["K", "2", "2", "5", "3", "3"], ["J", "J", "9", "6", "3", "3"], ["Q", "Q", "A", "8", "4", "4"]]
     ben, cat = (phone_for(browser, served, table.id, tokens[seat], errors) for seat in (1, 2))
-    ann.wait_for_selector("#status.mine:has-text('Ann: enter the 6 cards dealt to you')")  # Ann's phone types hers
+    ann.wait_for_selector("#status.mine:has-text('Ann: enter the 6 cards dealt to you')")  # typed on her phone
     for card in hands[0]:
         ann.get_by_role("button", name=f"add {card}", exact=True).click()
     ann.get_by_role("button", name="These are my 6 cards").click()
     ann.wait_for_selector("#status:has-text('waiting for the cards dealt to Ben')")
     for seat in (1, 2):
-        session.act(table.id, table.version, {"type": "deal", "seat": seat, "cards": hands[seat]}, tokens[seat])
+        deal = {"type": "deal", "seat": seat, "cards": hands[seat]}
+        session.act(table.id, table.version, deal, tokens[seat])
     # the exchange: Cat takes a card from Ann, her right-hand neighbour: Ann's phone taps the card taken
     ann.wait_for_selector("#status.mine:has-text('Ann: Cat takes one of your cards')")
     assert "Cat takes one card from you" in ann.locator(".dog-give h2").inner_text()

@@ -33,8 +33,8 @@ class ThreeSeats:
         self.id = made["id"]
         self.tokens = []
         for seat in range(len(NAMES)):
-            status, got = call(web, "POST", f"/api/tables/{self.id}/seats", {"seat": seat, "code": made["code"]},
-                               source=address(seat))
+            body = {"seat": seat, "code": made["code"]}
+            status, got = call(web, "POST", f"/api/tables/{self.id}/seats", body, source=address(seat))
             assert status == 201
             self.tokens.append(got["token"])
         self.streams = [Stream(web, self.id, address(seat), token) for seat, token in enumerate(self.tokens)]
