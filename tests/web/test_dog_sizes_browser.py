@@ -94,7 +94,7 @@ def test_three_players_made_on_the_first_page_play_a_2_that_takes_a_card(served,
     tokens = [None, session.claim_seat(table.id, 1), session.claim_seat(table.id, 2)]
     hands = [["K", "2", "2", "5", "3", "3"], ["J", "J", "9", "6", "3", "3"], ["Q", "Q", "A", "8", "4", "4"]]
     ben, cat = (phone_for(browser, served, table.id, tokens[seat], errors) for seat in (1, 2))
-    ann.wait_for_selector("#status.mine:has-text('Ann: enter the 6 cards dealt to you')")  # typed on her phone
+    ann.wait_for_selector("#status.mine:has-text('Ann: enter the 6 cards dealt to you')")
     for card in hands[0]:
         ann.get_by_role("button", name=f"add {card}", exact=True).click()
     ann.get_by_role("button", name="These are my 6 cards").click()
