@@ -9,69 +9,19 @@ public count of cards laid, "seen", which are not cards).
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 
 import pytest
 
 from companion.games.dog.cards import RANKS
-from tests.web.test_live import HOST, Stream, address, call
-from web.server import WebServer
+from tests.web.dog_seats import SeatedTable
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 HANDS = [["K", "K", "A", "5", "2", "3"], ["J", "J", "A", "6", "2", "3"], ["Q", "Q", "A", "8", "2", "3"],
          ["10", "10", "A", "9", "2", "3"]]
 MARKERS = ["K", "J", "Q", "10"]  # never leave their seat's hand in this test
 GIFTS = ["5", "6", "8", "9"]  # each its giver's alone until the exchange ends
-
-
-class Table:
-    """A DOG table on the real server with a phone (token) per seat, each with its own live stream."""
-
-    def __init__(self, web: WebServer) -> None:
-        self.web = web
-        status, made = call(web, "POST", "/api/tables", {"game": "dog", "players": NAMES})
-        assert status == 201
-        self.id, code = made["id"], made["code"]
-        self.tokens = []
-        for seat in range(4):
-            status, got = call(web, "POST", f"/api/tables/{self.id}/seats", {"seat": seat, "code": code},
-                               source=address(seat))
-            assert status == 201
-            self.tokens.append(got["token"])
-        self.streams = [Stream(web, self.id, address(seat), token) for seat, token in enumerate(self.tokens)]
-        self.seen = [[s.event()[1]] for s in self.streams]  # every snapshot each stream carried
-
-    def snap(self, seat: int | None) -> dict:
-        headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
-        status, data = call(self.web, "GET", f"/api/tables/{self.id}", headers=headers)
-        assert status == 200
-        return data
-
-    def act(self, seat: int, action: dict) -> None:
-        version = self.snap(seat)["version"]
-        status, data = call(self.web, "POST", f"/api/tables/{self.id}/actions",
-                            {"version": version, "action": action}, {"X-Seat-Token": self.tokens[seat]})
-        assert status == 200, data
-        for seat_seen, stream in zip(self.seen, self.streams, strict=True):  # up to this version
-            while seat_seen[-1]["version"] < data["version"]:
-                name, event = stream.event()
-                seat_seen.append(event["snapshot"] if name == "update" else event)
-
-    def log(self, seat: int | None) -> str:
-        conn_headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
-        conn = http.client.HTTPConnection(HOST, self.web.port, timeout=10)
-        conn.request("GET", f"/api/tables/{self.id}/log.jsonl", headers=conn_headers)
-        res = conn.getresponse()
-        text = res.read().decode()
-        conn.close()
-        assert res.status == 200
-        return text
-
-    def close(self) -> None:
-        for s in self.streams:
-            s.close()
 
 
 def foreign(text: str, seat: int | None, gifts_open: bool) -> list[str]:
@@ -82,7 +32,7 @@ def foreign(text: str, seat: int | None, gifts_open: bool) -> list[str]:
     return [n for n in names if re.search(re.escape(json.dumps(n)) + r"(?!\s*:)", text)]  # not a key
 
 
-def check_every_route(table: Table, gifts_open: bool = False) -> None:
+def check_every_route(table: SeatedTable, gifts_open: bool = False) -> None:
     for seat in (0, 1, 2, 3, None):
         view = table.snap(seat)
         assert foreign(json.dumps(view), seat, gifts_open) == [], f"seat {seat}'s page"
@@ -95,7 +45,7 @@ def check_every_route(table: Table, gifts_open: bool = False) -> None:
 
 @pytest.fixture
 def table(served):
-    made = Table(served.server)
+    made = SeatedTable(served.server, NAMES)
     yield made
     made.close()
 

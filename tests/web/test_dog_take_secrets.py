@@ -9,66 +9,18 @@ seen where it should not be is told by its name alone.
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 
 import pytest
 
-from tests.web.test_live import HOST, Stream, address, call
+from tests.web.dog_seats import SeatedTable
+from tests.web.test_live import call
 
 NAMES = ["Ann", "Ben", "Cat"]
 HANDS = [["K", "K", "2", "5", "3", "3"], ["J", "J", "9", "6", "3", "3"], ["Q", "Q", "A", "8", "4", "4"]]
 MARKERS = [["K"], ["J", "9"], ["Q"]]
 GIFTS = ["5", "6", "8"]
-
-
-class ThreeSeats:
-    """A three-player DOG table on the real server, a phone (token) and live stream per seat."""
-
-    def __init__(self, web) -> None:
-        self.web = web
-        status, made = call(web, "POST", "/api/tables", {"game": "dog", "players": NAMES})
-        assert status == 201, made
-        self.id = made["id"]
-        self.tokens = []
-        for seat in range(len(NAMES)):
-            body = {"seat": seat, "code": made["code"]}
-            status, got = call(web, "POST", f"/api/tables/{self.id}/seats", body, source=address(seat))
-            assert status == 201
-            self.tokens.append(got["token"])
-        self.streams = [Stream(web, self.id, address(seat), token) for seat, token in enumerate(self.tokens)]
-        self.seen = [[s.event()[1]] for s in self.streams]
-
-    def snap(self, seat: int | None) -> dict:
-        headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
-        status, data = call(self.web, "GET", f"/api/tables/{self.id}", headers=headers)
-        assert status == 200
-        return data
-
-    def act(self, seat: int, action: dict) -> None:
-        version = self.snap(seat)["version"]
-        status, data = call(self.web, "POST", f"/api/tables/{self.id}/actions",
-                            {"version": version, "action": action}, {"X-Seat-Token": self.tokens[seat]})
-        assert status == 200, data
-        for carried, stream in zip(self.seen, self.streams, strict=True):
-            while carried[-1]["version"] < data["version"]:
-                name, event = stream.event()
-                carried.append(event["snapshot"] if name == "update" else event)
-
-    def log(self, seat: int | None) -> str:
-        headers = {"X-Seat-Token": self.tokens[seat]} if seat is not None else {}
-        conn = http.client.HTTPConnection(HOST, self.web.port, timeout=10)
-        conn.request("GET", f"/api/tables/{self.id}/log.jsonl", headers=headers)
-        res = conn.getresponse()
-        text = res.read().decode()
-        conn.close()
-        assert res.status == 200
-        return text
-
-    def close(self) -> None:
-        for s in self.streams:
-            s.close()
 
 
 def foreign(text: str, seat: int | None, also_mine: tuple[str, ...] = ()) -> list[str]:
@@ -78,7 +30,7 @@ def foreign(text: str, seat: int | None, also_mine: tuple[str, ...] = ()) -> lis
     return [n for n in names if re.search(re.escape(json.dumps(n)) + r"(?!\s*:)", text)]
 
 
-def check_every_route(table: ThreeSeats, known: dict[int, tuple[str, ...]]) -> None:
+def check_every_route(table: SeatedTable, known: dict[int, tuple[str, ...]]) -> None:
     for seat in (0, 1, 2, None):
         mine = known.get(seat, ()) if seat is not None else ()
         view = table.snap(seat)
@@ -92,7 +44,7 @@ def check_every_route(table: ThreeSeats, known: dict[int, tuple[str, ...]]) -> N
 
 @pytest.fixture
 def table(served):
-    made = ThreeSeats(served.server)
+    made = SeatedTable(served.server, NAMES)
     yield made
     made.close()
 
