@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import CommandError
-from companion.settings import Settings
+from companion.settings import READERS, Settings
 
 
 def add_parser(sub) -> None:
@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--annotate", metavar="DIR", help="also write each photo with boxes and values to DIR")
     p.add_argument("--data", metavar="DIR",
                    help="data folder: the table calibration (table/), Treehouse templates (treehouse/)")
-    p.add_argument("--reader", choices=("learned", "rules"), default=Settings.reader,
+    p.add_argument("--reader", choices=READERS, default=Settings.reader,
                    help="dice reader: rules (default) or learned (trained; the rules without its models)")
     p.set_defaults(handler=run)
 

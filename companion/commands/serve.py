@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from companion.cli import CommandError
+from companion.settings import READERS
 
 log = logging.getLogger("companion")
 
@@ -24,7 +25,7 @@ def add_parser(sub) -> None:
     p.add_argument("--port", type=int, help="port (default 8000)")
     p.add_argument("--data", dest="data_dir", type=Path, help="data folder: the game log and calibration")
     p.add_argument("--gpio", choices=("auto", "mock", "off"), help="buttons and light: auto, mock or off")
-    p.add_argument("--reader", choices=("learned", "rules"),
+    p.add_argument("--reader", choices=READERS,
                    help="dice reader: rules (default) or learned (trained; the rules without its models)")
     p.set_defaults(handler=run)
 
