@@ -7,6 +7,7 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -74,17 +75,39 @@ def check_fresh_respected(before: dict, action: dict, after: dict) -> None:
 
 
 def _twisted(action: dict, rng: random.Random) -> dict:
-    """A nearby action that may well be illegal: another hole, another card, a missing field."""
+    """A nearby action that may well be illegal: another hole or seat, another card, a missing field."""
     out = copy.deepcopy(action)
     key = rng.choice(sorted(k for k in out if k != "type") or ["type"])
     value = out[key]
     if isinstance(value, int):
-        out[key] = value + rng.choice([-1, 1, 5])
-    elif key in ("card",):
-        out[key] = rng.choice(["A", "7", "J", "Joker", "4", "K", "5"])
+        out[key] = value + rng.choice([-1, 1, 5, 17])
+    elif key == "card":
+        out[key] = rng.choice(["A", "7", "J", "Joker", "4", "K", "5", "2"])
     else:
         del out[key]
     return out
+
+
+def play_random_game(state: dict, rng: random.Random, check) -> tuple[dict, list[dict]]:
+    """Random legal actions to the end: every 7th, a twisted one is refused first and changes nothing;
+    every action's events have texts; `check(before, action, after, n)` after each. The end and the log."""
+    log: list[dict] = []
+    while not GAME.is_over(state):
+        assert len(log) < MAX_ACTIONS, "the game did not end"
+        action = random_action(state, rng)
+        if len(log) % 7 == 0 and state["phase"] != "deal":
+            twisted = _twisted(action, rng)
+            if twisted not in GAME.legal_actions(state):
+                frozen = json.dumps(state, sort_keys=True)
+                with pytest.raises(IllegalAction):
+                    GAME.apply(state, twisted)
+                assert json.dumps(state, sort_keys=True) == frozen, f"refused {twisted} changed the state"
+        after, events = GAME.apply(state, action)
+        assert all(isinstance(e["text"], str) and e["text"] for e in events)
+        check(state, action, after, len(log))
+        state = after
+        log.append(action)
+    return state, log
 
 
 @settings(max_examples=8, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate))
@@ -93,26 +116,12 @@ def test_random_games_keep_the_rules_and_end(case):
     options = {k: case[k] for k in ("hands", "canadian_seven", "joker_ban")}
     rng = random.Random(case["seed"])
     state = GAME.new_game(list(NAMES), options)
-    log = []
-    while not GAME.is_over(state):
-        assert len(log) < MAX_ACTIONS, "the game did not end"
-        action = random_action(state, rng)
-        if len(log) % 7 == 0 and state["phase"] != "deal":
-            twisted = _twisted(action, rng)
-            if twisted not in GAME.legal_actions(state):
-                frozen = json.dumps(state, sort_keys=True)
-                try:
-                    GAME.apply(state, twisted)
-                    raise AssertionError(f"unlisted {twisted} was accepted")
-                except IllegalAction:
-                    pass
-                assert json.dumps(state, sort_keys=True) == frozen
-        after, events = GAME.apply(state, action)
-        assert all(isinstance(e["text"], str) and e["text"] for e in events)
+
+    def check(before: dict, action: dict, after: dict, _: int) -> None:
         check_marbles(after)
-        check_fresh_respected(state, action, after)
-        state = after
-        log.append(action)
+        check_fresh_respected(before, action, after)
+
+    state, log = play_random_game(state, rng, check)
     assert len(state["winners"]) == 2 and state["winners"][1] == state["winners"][0] + 2
     assert replay(GAME, list(NAMES), options, log) == state
     json.dumps(state)

@@ -8,6 +8,7 @@ import pytest
 from companion.games import BadOptions, IllegalAction
 from companion.games.dog import Dog
 from companion.games.dog.board import fresh_of, to_state
+from tests.games.dog_table import play
 
 GAME = Dog()
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -30,14 +31,6 @@ def position(seats: int, marbles: dict, fresh=(), hands=None, turn=0, options=No
     state["cards_left"] = [len(hands.get(s, [])) for s in range(seats)]
     state.update(phase="play", turn=turn, given=[None] * seats)
     return state
-
-
-def play(state: dict, *actions: dict) -> tuple[dict, list[dict]]:
-    events: list[dict] = []
-    for action in actions:
-        state, new = GAME.apply(state, action)
-        events += new
-    return state, events
 
 
 def deal_all(state: dict, hands: dict) -> dict:
