@@ -68,11 +68,16 @@ def crop_split(folder: Path) -> tuple[list[dict[str, str]], list[dict[str, str]]
 Box = tuple[float, float, float, float]  # centre x, y, width, height (px)
 
 
+def working_die(rng: np.random.Generator, die_px: float) -> float:
+    """A d6's side (px) at a working scale the reader may look at dice `die_px` across with: from a fifth
+    of their size (a first look at a large frame, at least 5 px) up to their own size, at most 64 px."""
+    return float(np.exp(rng.uniform(math.log(max(5.0, die_px / 5)), math.log(max(5.0, min(die_px, 64.0))))))
+
+
 def render_tile(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
     """A TILE x TILE rendered table at a working scale the reader uses, and its top faces' boxes there."""
     die_px = float(np.exp(rng.uniform(math.log(15), math.log(150))))
-    work = float(np.exp(rng.uniform(math.log(max(5.0, die_px / 5)), math.log(min(die_px, 64.0)))))
-    scale = work / die_px
+    scale = working_die(rng, die_px) / die_px
     side = int(round(TILE / scale))
     image, truth = random_scene(rng, side, side, die_px=min(die_px, side / 3))
     tile = cv2.resize(image, (TILE, TILE), interpolation=cv2.INTER_AREA)
@@ -83,26 +88,33 @@ def render_tile(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
 
 def photo_tile(rng: np.random.Generator, image: np.ndarray, boxes: list[tuple[int, tuple[int, int, int, int]]]
                ) -> tuple[np.ndarray, list[Box], list[bool]]:
-    """A TILE x TILE piece of a real photo at about the reader's first-look scale (`COARSE_LONG`), its
-    dice's boxes there, and whether each box is the whole face (labels of 1-3 are often round the pips)."""
-    from vision.learned import COARSE_LONG
-
+    """A TILE x TILE piece of a real photo at a working scale the reader may use for its dice
+    (`working_die` of their median side), most often round one of its dice, its dice's boxes there,
+    and whether each box is the whole face (labels of 1-3 are often round the pips only)."""
     h, w = image.shape[:2]
-    scale = min(1.0, COARSE_LONG / max(h, w)) * math.exp(rng.uniform(-0.2, 0.6))
+    whole = [value >= 4 for value, _ in boxes]
+    sides = [max(x2 - x1, y2 - y1) for value, (x1, y1, x2, y2) in boxes if value >= 4] or \
+        [max(x2 - x1, y2 - y1) for _, (x1, y1, x2, y2) in boxes] or [min(h, w) / 10]
+    die = float(np.median(sides))
+    scale = min(1.0, working_die(rng, die) / die)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     sh, sw = small.shape[:2]
     pad_y, pad_x = max(0, TILE - sh), max(0, TILE - sw)
     if pad_x or pad_y:
         small = cv2.copyMakeBorder(small, 0, pad_y, 0, pad_x, cv2.BORDER_REFLECT)
-    y0 = int(rng.integers(0, small.shape[0] - TILE + 1))
-    x0 = int(rng.integers(0, small.shape[1] - TILE + 1))
+    if boxes and rng.random() < 0.8:  # round a die (a few of a large photo's tiles would hold none)
+        _, (x1, y1, x2, y2) = boxes[int(rng.integers(0, len(boxes)))]
+        x0 = int((x1 + x2) / 2 * scale - rng.uniform(0.1, 0.9) * TILE)
+        y0 = int((y1 + y2) / 2 * scale - rng.uniform(0.1, 0.9) * TILE)
+    else:
+        x0 = int(rng.integers(0, small.shape[1] - TILE + 1))
+        y0 = int(rng.integers(0, small.shape[0] - TILE + 1))
+    x0 = min(max(x0, 0), small.shape[1] - TILE)
+    y0 = min(max(y0, 0), small.shape[0] - TILE)
     tile = small[y0:y0 + TILE, x0:x0 + TILE]
-    out, whole = [], []
-    for value, (x1, y1, x2, y2) in boxes:
-        out.append(((x1 + x2) / 2 * scale - x0, (y1 + y2) / 2 * scale - y0,
-                    (x2 - x1) * scale, (y2 - y1) * scale))
-        whole.append(value >= 4)
+    out = [((x1 + x2) / 2 * scale - x0, (y1 + y2) / 2 * scale - y0, (x2 - x1) * scale, (y2 - y1) * scale)
+           for _, (x1, y1, x2, y2) in boxes]
     return np.ascontiguousarray(tile), out, whole
 
 

@@ -1,6 +1,6 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
-    companion train dice [--tiles 2000] [--scenes 1500] [--detector-steps 2500] [--classifier-steps 4000]
+    companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 7000] [--classifier-steps 8000]
                          [--seed 1] [--out vision/data]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
@@ -8,9 +8,10 @@
 2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
    detector finds them (so it learns the crops it will be given), and of what the detector takes for
    a die where there is none (class "none").
-3. Calibration on renders held out of training: the detector's peak threshold (`peak_threshold`: the
-   score above which its peaks best match the true dice, by F1) and the classifier's temperature;
-   both go to the meta JSON beside the weights.
+3. Calibration of the whole reader on rendered scenes held out of training: the detector's peak
+   threshold (`reader_threshold`: the one of `PEAK_GRID` at which the reader gets the most dice right
+   less false dice) and the classifier's temperature on the peaks found there (`reader_logits`); both
+   go to the meta JSON beside the weights.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
 gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
 """
@@ -26,8 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import diceset
-from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, LearnedReader, peaks
+from vision import bench, diceset
+from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, Found, LearnedReader, crop
 
 Log = print
 
@@ -206,7 +207,7 @@ def _cosine(opt, step: int, steps: int, peak: float = 2e-3) -> None:
 
 
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log):
-    """Fit the detector for `steps` batches of 24 tiles (6 of them real: photo_tiles(rng, n) gives n)."""
+    """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n)."""
     import torch
 
     Detector, _ = _layers()
@@ -214,7 +215,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     net = Detector()
     rng = np.random.default_rng([seed, 10])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    batch, real = 24, 6
+    batch, real = 24, 12
     t0, total = time.time(), 0.0
     net.train()
     for step in range(steps):
@@ -238,8 +239,9 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
-                     log=Log):
-    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned)."""
+                     log=Log, first_real: int | None = None):
+    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
+    `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None)."""
     import torch
 
     _, Classifier = _layers()
@@ -253,7 +255,11 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
     net.train()
     for step in range(steps):
         _cosine(opt, step, steps)
-        pick = rng.integers(0, len(crops), batch)
+        if first_real is None or first_real >= len(crops):
+            pick = rng.integers(0, len(crops), batch)
+        else:
+            pick = np.concatenate([rng.integers(0, first_real, batch // 2),
+                                   rng.integers(first_real, len(crops), batch - batch // 2)])
         x = crops[pick].astype(np.float32) / 255.0
         x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
@@ -284,51 +290,74 @@ def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return best_t
 
 
-def best_threshold(found: list[tuple[float, bool]], dice: int) -> float:
-    """The score threshold with the best F1 over held-out tiles: `found` holds each peak's score and
-    whether it matched a true die (each die matched at most once), `dice` counts the true dice.
-    1.0 (above any score) when no peak matched a die."""
-    best, best_t, right, wrong = 0.0, 1.0, 0, 0
-    for score, matched in sorted(found, reverse=True):
-        right += matched
-        wrong += not matched
-        f1 = 2 * right / (2 * right + wrong + (dice - right))
-        if f1 > best:
-            best, best_t = f1, score
-    return best_t
+PEAK_GRID = tuple(round(0.1 + 0.05 * k, 2) for k in range(11))  # peak thresholds tried: 0.10 .. 0.60
 
 
-def matched_peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, target: np.ndarray
-                  ) -> tuple[list[tuple[float, bool]], int]:
-    """Every heatmap peak of one tile with whether it lies on a true top face (highest scores matched
-    first, one peak a die), and the tile's number of true dice; target is its `diceset.targets` map."""
-    truth = peaks(target[0], target[1:3], target[3:5], 1.0)
-    free = [(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) for cx, cy, w, h, _ in truth]
-    out = []
-    found = [p for p in peaks(heat, size, offset, 0.0) if p[4] > 0]  # a flat zero is no peak
-    for cx, cy, _, _, score in sorted(found, key=lambda p: -p[4]):
-        hit = next((box for box in free if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]), None)
-        if hit is not None:
-            free.remove(hit)
-        out.append((score, hit is not None))
-    return out, len(truth)
+def _held_out_scene(args: tuple[int, int]) -> tuple[np.ndarray, list[bench.Label]]:
+    from vision.scenes import random_scene
+
+    seed, k = args
+    image, truth = random_scene(np.random.default_rng([seed, 4, k]))
+    return image, [bench.Label(t.value, t.box, t.kind) for t in truth]
 
 
-def peak_threshold(detector, tiles: np.ndarray, maps: np.ndarray) -> float:
-    """The detector's peak threshold measured on held-out tiles (`best_threshold`)."""
-    import torch
+def reader_threshold(reader: LearnedReader, scenes: list[tuple[np.ndarray, list[bench.Label]]]
+                     ) -> tuple[float, list[tuple[float, int, int]]]:
+    """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
+    "no die") gets the most dice right less false dice on held-out scenes, from `PEAK_GRID`: a missed die
+    and a false one each cost a player one correction. Also (threshold, right, false) for each tried."""
+    tried = []
+    for t in PEAK_GRID:
+        reader.detect_min = t
+        right = false = 0
+        for image, labels in scenes:
+            paired, extra = bench.match(labels, reader.read(image))
+            right += sum(d is not None and d.value == label.value
+                         for label, d in zip(labels, paired, strict=True))
+            false += len(extra)
+        tried.append((t, right, false))
+    best = max(tried, key=lambda r: (r[1] - r[2], -r[0]))
+    reader.detect_min = best[0]
+    return best[0], tried
 
-    found: list[tuple[float, bool]] = []
-    dice = 0
-    for first in range(0, len(tiles), 50):
-        x = np.ascontiguousarray(tiles[first:first + 50].transpose(0, 3, 1, 2), dtype=np.float32) / 255
-        with torch.no_grad():
-            heat, size, offset = (t.numpy() for t in detector(torch.from_numpy(x)))
-        for k in range(len(x)):
-            tile_found, tile_dice = matched_peaks(heat[k, 0], size[k], offset[k], maps[first + k])
-            found += tile_found
-            dice += tile_dice
-    return best_threshold(found, dice)
+
+def found_labels(found: list[Found], boxes: list[tuple[float, float, float, float]]) -> list[int | None]:
+    """For each labelled box (x1, y1, x2, y2 px), the index of the found die on it (the label's centre
+    within half the found die's size of its centre; nearest pairs first, one die a label), or None."""
+    pairs = []
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        lx, ly = (x1 + x2) / 2, (y1 + y2) / 2
+        for j, f in enumerate(found):
+            d = math.hypot(f.cx - lx, f.cy - ly)
+            if d < 0.5 * max(f.w, f.h):
+                pairs.append((d, i, j))
+    out: list[int | None] = [None] * len(boxes)
+    used: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if out[i] is None and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def reader_logits(reader: LearnedReader, scenes: list[tuple[np.ndarray, list[bench.Label]]]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's face logits for every die the detector finds in held-out scenes, and the true
+    class of each (the value of the die it lies on, or "no die"): what the reader's confidence says."""
+    logits, truth = [], []
+    for image, labels in scenes:
+        found = reader.detect(image)
+        if not found:
+            continue
+        classes = [0] * len(found)
+        for label, j in zip(labels, found_labels(found, [lb.box for lb in labels]), strict=True):
+            if j is not None:
+                classes[j] = VALUES.index(str(label.value))
+        crops = np.stack([crop(image, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
+        batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        logits.append(reader.classifier.run(None, {"crops": batch})[0])
+        truth += classes
+    return np.concatenate(logits), np.array(truth, np.int64)
 
 
 # ---------------------------------------------------------------- export
@@ -357,32 +386,29 @@ def export(detector, classifier, meta: dict, out: Path) -> None:
 
 def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int
                  ) -> tuple[list[np.ndarray], list[int]]:
-    """Classifier crops of the training photos where the trained detector finds dice: a found die
-    matched to a label (its centre in the found box, or near) takes the label's value; a found die
-    matched to none is "none". A labelled die the detector missed is cropped at its label."""
+    """Classifier crops of the training photos where the trained detector finds dice (every peak down to
+    the reader's lowest threshold, `PEAK_GRID[0]`): a found die on a label takes the label's value
+    (`copies` crops); a found die on none is "no die" (one crop each, the strongest first, as many as the
+    photo's dice have crops). A labelled die the detector missed is cropped at its label."""
     crops, values = [], []
     for _, image, labels in photos:
         found = reader.detect(image)
-        used = set()
-        for value, (x1, y1, x2, y2) in labels:
-            lx, ly = (x1 + x2) / 2, (y1 + y2) / 2
-            near = [(math.hypot(f.cx - lx, f.cy - ly), i) for i, f in enumerate(found)
-                    if i not in used and math.hypot(f.cx - lx, f.cy - ly) < 0.5 * max(f.w, f.h)]
-            if near:
-                _, i = min(near)
-                used.add(i)
-                f = found[i]
+        on = found_labels(found, [box for _, box in labels])
+        for (value, (x1, y1, x2, y2)), j in zip(labels, on, strict=True):
+            if j is not None:
+                f = found[j]
                 cx, cy, side = f.cx, f.cy, max(f.w, f.h)
-            else:
-                cx, cy, side = lx, ly, max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
+            else:  # boxes of 1-3 are often round the pips only
+                side = max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
+                cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
             for _ in range(copies):
                 crops.append(diceset.jittered_crop(rng, image, cx, cy, side))
                 values.append(value)
-        for i, f in enumerate(found):  # every peak found is at or above the calibrated threshold
-            if i not in used:
-                for _ in range(max(1, copies // 2)):
-                    crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h)))
-                    values.append(0)
+        false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
+        for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
+            f = found[i]
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h)))
+            values.append(0)
     return crops, values
 
 
@@ -432,41 +458,40 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
-    calib = _parallel(_scene_crops, _chunks(seed, max(50, args.scenes // 10), 50, 2), workers)
-    log(f"  {len(crops)} crops ({time.time() - t0:.0f} s)")
+    scenes = _parallel(_held_out_scene, [(seed, k) for k in range(max(50, args.scenes // 10))], workers)
+    log(f"  {len(crops)} crops, {len(scenes)} held-out scenes ({time.time() - t0:.0f} s)")
 
     detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
                               args.detector_steps, seed, log)
-    held = _parallel(_render_tiles, _chunks(seed, max(100, args.tiles // 10), 100, 3), workers)
-    detect_min = peak_threshold(detector, np.concatenate([p[0] for p in held]),
-                                np.concatenate([p[1] for p in held]))
-    log(f"held-out render tiles: peak threshold {detect_min:.3f}")
     _, Classifier = _layers()
-    # the detector alone, to find the photos' dice
-    export(detector, Classifier().eval(), {"detect_min": detect_min}, out)
+    # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
+    export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
                            threads=args.threads)
     rng = np.random.default_rng([seed, 30])
     real, real_values = _photo_crops(reader, photos, rng, copies=6)
     casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12)
     log(f"  {len(real)} crops of training photos, {len(casino)} of casino crops ({time.time() - t0:.0f} s)")
+    first_real = len(crops)
     if real or casino:
         crops = np.concatenate([crops, np.stack(real + casino)])
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
-    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log)
-    calib_crops = np.concatenate([p[0] for p in calib])
-    calib_values = np.concatenate([p[1] for p in calib])
-    with torch.no_grad():
-        x = torch.from_numpy(np.ascontiguousarray(calib_crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255)
-        logits = classifier(x)[0].numpy()
-    t = temperature(logits, calib_values)
-    right = float((logits.argmax(1) == calib_values).mean())
-    log(f"held-out render crops: {100 * right:.2f} % right; temperature {t:.2f}")
+    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real)
+    export(detector, classifier, {"detect_min": PEAK_GRID[0]}, out)
+    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
+                           threads=args.threads)
+    detect_min, tried = reader_threshold(reader, scenes)
+    for t, right, false in tried:
+        log(f"  peak threshold {t:.2f}: {right} dice right, {false} false in {len(scenes)} held-out scenes")
+    logits, truth = reader_logits(reader, scenes)
+    t = temperature(logits, truth)
+    right = float((logits.argmax(1) == truth).mean())
+    log(f"held-out scenes: peak threshold {detect_min:.2f}; {len(truth)} peaks, {100 * right:.2f} % classed "
+        f"right; temperature {t:.2f}")
     export(detector, classifier, {"temperature": t, "detect_min": detect_min, "values": list(VALUES),
                                   "colours": list(COLOURS), "context": CONTEXT, "seed": seed}, out)
     for name in ("dice_detector.onnx", "dice_faces.onnx"):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
     return 0
-
