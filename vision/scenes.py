@@ -366,8 +366,30 @@ def _tray(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return out * (1 - inside) + floor * inside
 
 
-def table(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
-    """A random table surface, uint8 BGR (h, w, 3)."""
+def _tiled_floor(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+    """Glazed square tiles, each its own shade, with grout lines between them: a held-out surface."""
+    side = die_px * rng.uniform(2, 6)
+    base = np.array(hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 160), rng.uniform(90, 245)), np.float32)
+    grout = np.array(hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 40), rng.uniform(40, 200)), np.float32)
+    out = np.empty((h, w, 3), np.float32)
+    ox, oy = rng.uniform(0, side, 2)
+    for y in np.arange(-oy, h, side):
+        for x in np.arange(-ox, w, side):
+            y0, x0 = max(0, int(y)), max(0, int(x))
+            out[y0:int(y + side) + 1, x0:int(x + side) + 1] = base * rng.uniform(0.85, 1.15)
+    line = max(1, int(die_px * rng.uniform(0.04, 0.12)))
+    for y in np.arange(-oy, h, side):
+        out[max(0, int(y)):max(0, int(y)) + line] = grout
+    for x in np.arange(-ox, w, side):
+        out[:, max(0, int(x)):max(0, int(x)) + line] = grout
+    return out + _noise(rng, h, w, 3)[..., None] * rng.uniform(0, 25)
+
+
+def table(rng: np.random.Generator, h: int, w: int, die_px: float, held_out: bool = False) -> np.ndarray:
+    """A random table surface, uint8 BGR (h, w, 3); held out: half of them a tiled floor, a surface
+    never trained on."""
+    if held_out and rng.random() < 0.5:
+        return np.clip(_tiled_floor(rng, h, w, die_px), 0, 255).astype(np.uint8)
     return np.clip(_surface(rng, h, w, die_px), 0, 255).astype(np.uint8)
 
 
@@ -443,24 +465,29 @@ def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720))
+# settings never used in training, for renders that measure: frame sizes and a surface (a tiled floor)
+HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 
 
 def random_scene(rng: np.random.Generator, width: int | None = None, height: int | None = None,
-                 die_px: float | None = None, count: int | None = None) -> tuple[np.ndarray, list[TruthDie]]:
+                 die_px: float | None = None, count: int | None = None, held_out: bool = False
+                 ) -> tuple[np.ndarray, list[TruthDie]]:
     """A random table with dice; the BGR frame and one TruthDie per die (its top face's box, px).
 
-    width, height: the frame (default one of `SIZES`); die_px: a d6's face side (default 15..150 px,
-    log-uniform, kept to what the frame holds); count: dice (default as many as fit, 1..25).
+    width, height: the frame (default one of `SIZES`, or of `HELD_OUT_SIZES` when held out); die_px: a
+    d6's face side (default 15..150 px, log-uniform, kept to what the frame holds); count: dice (default
+    as many as fit, 1..25); held_out: also draw the settings training never sees (`table`).
     """
     if width is None or height is None:
-        width, height = SIZES[int(rng.integers(0, len(SIZES)))]
+        sizes = HELD_OUT_SIZES if held_out else SIZES
+        width, height = sizes[int(rng.integers(0, len(sizes)))]
     if die_px is None:
         die_px = float(np.exp(rng.uniform(math.log(15), math.log(min(150, min(width, height) / 3)))))
     tilt = math.radians(rng.uniform(0, 50)) if rng.random() < 0.7 else 0.0
     if count is None:
         room = width * height / (die_px * 2.2) ** 2
         count = int(rng.integers(1, max(2, min(25, room) + 1)))
-    surface = table(rng, height, width, die_px)
+    surface = table(rng, height, width, die_px, held_out)
     clutter(rng, surface, die_px)
     img = surface.astype(np.float32)
     light = rng.uniform(0, 2 * math.pi)

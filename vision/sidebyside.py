@@ -2,7 +2,8 @@
 neither was trained on.
 
 - each shared set's measured part (`vision.diceset`: whole sessions held out of training),
-- `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards),
+- `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards) and settings
+  (`scenes.HELD_OUT_SIZES` frames, half of them on a tiled floor: `random_scene(held_out=True)`),
 - the learned reader's speed on 640x480 and 1280x720 frames (one thread).
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
 above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
@@ -75,7 +76,7 @@ def held_out_renders(count: int) -> list[tuple[str, np.ndarray, list[bench.Label
 
     out = []
     for k in range(count):
-        image, truth = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + k))
+        image, truth = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + k), held_out=True)
         out.append((f"seed {diceset.HELD_OUT_SEED + k}", image, [bench.Label(t.value, t.box, t.kind)
                                                                   for t in truth]))
     return out
@@ -142,7 +143,7 @@ def run(args) -> int:
     sets = list(held_out_photos())
     renders = int(getattr(args, "renders", 1000))
     if renders:
-        sets.append((f"renders ({renders} held-out seeds)", held_out_renders(renders)))
+        sets.append((f"renders ({renders} held-out seeds and settings)", held_out_renders(renders)))
     for name, photos in sets:
         print(f"{name}, measured part: {len(photos)} frames")
         for reader, read in readers.items():

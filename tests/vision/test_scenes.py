@@ -51,3 +51,22 @@ def test_dice_come_in_every_kind_colour_and_finish():
     assert {d.colour for d in dice} == set(COLOUR_NAMES)
     assert any(d.alpha < 1 for d in dice) and any(d.marble for d in dice) and any(d.glitter for d in dice)
     assert all(d.value in (1, 2, 3, 4) for d in dice if d.kind == "grey")
+
+
+def test_held_out_renders_use_frames_and_a_surface_training_never_draws(monkeypatch):
+    from vision import scenes
+
+    assert not set(scenes.HELD_OUT_SIZES) & set(scenes.SIZES)
+    for seed in range(3):
+        image, truth = random_scene(np.random.default_rng(seed), held_out=True)
+        assert (image.shape[1], image.shape[0]) in scenes.HELD_OUT_SIZES and truth
+    tiled = []
+    real_floor = scenes._tiled_floor
+    monkeypatch.setattr(scenes, "_tiled_floor", lambda *a: tiled.append(1) or real_floor(*a))
+    for seed in range(20):
+        scenes.table(np.random.default_rng(seed), 120, 160, 20, held_out=True)
+    assert 4 <= len(tiled) <= 16  # about half the held-out tables
+    before = len(tiled)
+    for seed in range(20):
+        scenes.table(np.random.default_rng(seed), 120, 160, 20)
+    assert len(tiled) == before  # training's tables are never tiled floors
