@@ -217,14 +217,17 @@ class LearnedReader:
         """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
 
         table: the table's calibration (`vision.calibration`): its die size sets the working scale
-        (unless `die_px` is given), and a die found where the empty table fooled the detector is
-        dropped while the frame there still looks empty."""
+        (unless `die_px` is given), a die found where the empty table fooled the detector is
+        dropped while the frame there still looks empty, and each die's colour is named from the
+        colours of the calibration roll (a cream die read as a little orange stays "cream")."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
         found = self.detect(frame, die_px)
         if table is not None:
             found = table.keep(frame, found)
         values, colours = self.classify(frame, found)
+        if table is not None and table.colours:  # the table's dice come in the colours its roll showed
+            colours = np.where(np.isin(COLOURS, table.colours), colours, -1.0)
         height, width = frame.shape[:2]
         kept = []
         for f, pv, pc in zip(found, values, colours, strict=True):

@@ -263,3 +263,20 @@ def test_a_speck_found_only_on_the_roll_photo_but_unchanged_since_the_empty_one_
     reader.truth = {}
     assert [d.value for d in reader.read(faint(table(9), 50))] == [1, 1]
     assert reader.read(faint(table(9), 50), table=cal) == []
+
+
+def test_with_a_calibration_a_die_is_named_in_the_colours_of_the_tables_roll():
+    cal, _ = calibrated()  # the roll: red, red, cream
+
+    class Unsure(Double):
+        def classify(self, frame, found):
+            faces, colours = super().classify(frame, found)
+            colours[:] = 0
+            colours[:, COLOURS.index("orange")], colours[:, COLOURS.index("cream")] = 0.6, 0.3
+            return faces, colours
+
+    later = {(320, 240): (4, "cream")}
+    reader = Unsure(later)
+    frame = roll_photo(5, dice=later, specks=())
+    assert [d.colour for d in reader.read(frame)] == ["orange"]  # without a calibration
+    assert [d.colour for d in reader.read(frame, table=cal)] == ["cream"]
