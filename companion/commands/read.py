@@ -24,7 +24,7 @@ def add_parser(sub) -> None:
     p.add_argument("--data", metavar="DIR",
                    help="data folder: the table calibration (table/), Treehouse templates (treehouse/)")
     p.add_argument("--reader", choices=READERS, default=Settings.reader,
-                   help="dice reader: rules (default) or learned (trained; the rules without its models)")
+                   help="dice reader: learned (default; the rules without its models) or rules")
     p.set_defaults(handler=run)
 
 

@@ -192,10 +192,11 @@ def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was
         running.close()
 
 
-def test_the_rules_read_by_default_until_the_learned_reader_measures_better():
+def test_the_learned_reader_reads_by_default_and_the_rules_when_asked():
     from companion.commands.read import add_parser  # noqa: F401  (the command's default is the setting's)
 
-    assert Settings().reader == "rules"
+    assert Settings().reader == "learned"
     parser = __import__("argparse").ArgumentParser()
     add_parser(parser.add_subparsers())
-    assert parser.parse_args(["read", "x.jpg"]).reader == "rules"
+    assert parser.parse_args(["read", "x.jpg"]).reader == "learned"
+    assert parser.parse_args(["read", "x.jpg", "--reader", "rules"]).reader == "rules"
