@@ -1,17 +1,18 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
     companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 7000] [--classifier-steps 8000]
-                         [--seed 1] [--out vision/data]
+                         [--seed 1] [--out vision/data] [--recalibrate]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
 2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
    detector finds them (so it learns the crops it will be given), and of what the detector takes for
    a die where there is none (class "none").
-3. Calibration of the whole reader on rendered scenes held out of training: the detector's peak
-   threshold (`reader_threshold`: the one of `PEAK_GRID` at which the reader gets the most dice right
-   less false dice) and the classifier's temperature on the peaks found there (`reader_logits`); both
-   go to the meta JSON beside the weights.
+3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
+   the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
+   scenes held out of training and on each set of training photos, weighed alike) and the classifier's
+   temperature on the peaks found in the held-out scenes (`reader_logits`); both go to the meta JSON
+   beside the weights. `--recalibrate` does only this step for the models already in --out.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
 gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
 """
@@ -301,24 +302,32 @@ def _held_out_scene(args: tuple[int, int]) -> tuple[np.ndarray, list[bench.Label
     return image, [bench.Label(t.value, t.box, t.kind) for t in truth]
 
 
-def reader_threshold(reader: LearnedReader, scenes: list[tuple[np.ndarray, list[bench.Label]]]
-                     ) -> tuple[float, list[tuple[float, int, int]]]:
+Scenes = list[tuple[np.ndarray, list[bench.Label]]]
+
+
+def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
+                     ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
-    "no die") gets the most dice right less false dice on held-out scenes, from `PEAK_GRID`: a missed die
-    and a false one each cost a player one correction. Also (threshold, right, false) for each tried."""
+    "no die") gets the most dice right less false dice, from `PEAK_GRID`: a missed die and a false one
+    each cost a player one correction. Each set's count is divided by its dice, so the held-out renders
+    and each set of training photos weigh alike. Also, for each threshold tried, (right, false) per set."""
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
-        right = false = 0
-        for image, labels in scenes:
-            paired, extra = bench.match(labels, reader.read(image))
-            right += sum(d is not None and d.value == label.value
-                         for label, d in zip(labels, paired, strict=True))
-            false += len(extra)
-        tried.append((t, right, false))
-    best = max(tried, key=lambda r: (r[1] - r[2], -r[0]))
-    reader.detect_min = best[0]
-    return best[0], tried
+        counts = {}
+        for name, scenes in sets.items():
+            right = false = 0
+            for image, labels in scenes:
+                paired, extra = bench.match(labels, reader.read(image))
+                right += sum(d is not None and d.value == label.value
+                             for label, d in zip(labels, paired, strict=True))
+                false += len(extra)
+            counts[name] = (right, false)
+        tried.append((t, counts))
+    dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
+    best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
+    reader.detect_min = best
+    return best, tried
 
 
 def found_labels(found: list[Found], boxes: list[tuple[float, float, float, float]]) -> list[int | None]:
@@ -340,8 +349,7 @@ def found_labels(found: list[Found], boxes: list[tuple[float, float, float, floa
     return out
 
 
-def reader_logits(reader: LearnedReader, scenes: list[tuple[np.ndarray, list[bench.Label]]]
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's face logits for every die the detector finds in held-out scenes, and the true
     class of each (the value of the die it lies on, or "no die"): what the reader's confidence says."""
     logits, truth = [], []
@@ -432,6 +440,8 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int) -> tuple[
 
 def run(args, log=Log) -> int:
     """Entry point of `companion train dice`."""
+    if getattr(args, "recalibrate", False):
+        return recalibrate(args, log)
     import torch
 
     torch.set_num_threads(args.threads)
@@ -481,17 +491,47 @@ def run(args, log=Log) -> int:
     export(detector, classifier, {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
                            threads=args.threads)
-    detect_min, tried = reader_threshold(reader, scenes)
-    for t, right, false in tried:
-        log(f"  peak threshold {t:.2f}: {right} dice right, {false} false in {len(scenes)} held-out scenes")
-    logits, truth = reader_logits(reader, scenes)
-    t = temperature(logits, truth)
-    right = float((logits.argmax(1) == truth).mean())
-    log(f"held-out scenes: peak threshold {detect_min:.2f}; {len(truth)} peaks, {100 * right:.2f} % classed "
-        f"right; temperature {t:.2f}")
-    export(detector, classifier, {"temperature": t, "detect_min": detect_min, "values": list(VALUES),
-                                  "colours": list(COLOURS), "context": CONTEXT, "seed": seed}, out)
+    detect_min, t = calibrate(reader, scenes, photos, log)
+    export(detector, classifier, _meta(t, detect_min, seed), out)
     for name in ("dice_detector.onnx", "dice_faces.onnx"):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
+    return 0
+
+
+def _meta(temp: float, detect_min: float, seed: int) -> dict:
+    return {"temperature": temp, "detect_min": detect_min, "values": list(VALUES),
+            "colours": list(COLOURS), "context": CONTEXT, "seed": seed}
+
+
+def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[float, float]:
+    """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
+    photos) and its temperature (on the peaks it then finds in the held-out renders)."""
+    sets = {"held-out renders": scenes}
+    for name, image, labels in photos:
+        sets.setdefault(f"training photos {name}", []).append(
+            (image, [bench.Label(value, box) for value, box in labels]))
+    detect_min, tried = reader_threshold(reader, sets)
+    for t, counts in tried:
+        log(f"  peak threshold {t:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
+                                                    for name, (right, false) in counts.items()))
+    logits, truth = reader_logits(reader, scenes)
+    t = temperature(logits, truth)
+    right = float((logits.argmax(1) == truth).mean())
+    log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
+        f"classed right; temperature {t:.2f}")
+    return detect_min, t
+
+
+def recalibrate(args, log=Log) -> int:
+    """`companion train dice --recalibrate`: measure the peak threshold and temperature of the models in
+    --out again (after a change to how they are measured), without training; rewrites only the meta JSON."""
+    out = Path(args.out)
+    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
+                           threads=args.threads)
+    scenes = _parallel(_held_out_scene, [(args.seed, k) for k in range(max(50, args.scenes // 10))],
+                       args.workers)
+    detect_min, t = calibrate(reader, scenes, training_photos(diceset.SHARED), log)
+    (out / "dice_reader.json").write_text(json.dumps(_meta(t, detect_min, args.seed), indent=1) + "\n")
+    log(f"saved {out / 'dice_reader.json'}")
     return 0

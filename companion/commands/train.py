@@ -28,6 +28,8 @@ def add_parser(sub) -> None:
     d.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")
     d.add_argument("--out", default="vision/data", help="folder of the ONNX files (default vision/data)")
+    d.add_argument("--recalibrate", action="store_true",
+                   help="only measure the peak threshold and temperature of the models in --out again")
     d.set_defaults(handler=run_dice)
 
 

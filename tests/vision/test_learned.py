@@ -167,11 +167,26 @@ def test_the_peak_threshold_is_the_one_where_the_whole_reader_is_right_most_less
 
     scenes = [(np.zeros((100, 200, 3), np.uint8), [Label(3, (10, 10, 30, 30)), Label(5, (60, 10, 80, 30))])]
     reader = _Thresholded()
-    best, tried = reader_threshold(reader, scenes)
+    best, tried = reader_threshold(reader, {"renders": scenes})
     assert best == 0.3 and reader.detect_min == 0.3  # the lowest threshold that adds no false dice
-    assert [t for t, _, _ in tried] == list(PEAK_GRID)
-    assert dict((t, (r, f)) for t, r, f in tried)[0.1] == (2, 3)
-    assert dict((t, (r, f)) for t, r, f in tried)[0.5] == (1, 0)
+    assert [t for t, _ in tried] == list(PEAK_GRID)
+    assert dict(tried)[0.1] == {"renders": (2, 3)} and dict(tried)[0.5] == {"renders": (1, 0)}
+
+
+def test_each_set_weighs_alike_in_the_peak_threshold_whatever_its_number_of_dice():
+    from vision.bench import Label
+    from vision.dicetrain import reader_threshold
+
+    image = np.zeros((100, 200, 3), np.uint8)
+    one = [Label(3, (10, 10, 30, 30))]  # the weak die (found up to 0.45) is a false one here ...
+    both = one + [Label(5, (60, 10, 80, 30))]  # ... and a real one here
+    large = [(image, one)] * 7 + [(image, both)] * 5  # 17 dice: 12 right at 0.5, 17 - 7 at 0.3
+    small = [(image, both)]  # 2 dice: 1 right at 0.5, 2 at 0.3
+    # summed, 0.5 would win (13 against 12); weighed by each set's dice, 0.3 does (1.59 against 1.21)
+    best, _ = reader_threshold(_Thresholded(), {"large": large, "small": small})
+    assert best == 0.3
+    best, _ = reader_threshold(_Thresholded(), {"large": large})
+    assert best == 0.5
 
 
 def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
