@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision import bench, diceset
-from vision.learned import COLOURS, CONTEXT, CROP_FILL, VALUES, Found, LearnedReader, crop
+from vision.learned import COLOURS, CONTEXT, CROP_FILL, TURNS, VALUES, Found, LearnedReader
 
 Log = print
 
@@ -361,9 +361,7 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
         for label, j in zip(labels, found_labels(found, [lb.box for lb in labels]), strict=True):
             if j is not None:
                 classes[j] = VALUES.index(str(label.value))
-        crops = np.stack([crop(image, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
-        batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        logits.append(reader.classifier.run(None, {"crops": batch})[0])
+        logits.append(reader.logits(image, found)[0])
         truth += classes
     return np.concatenate(logits), np.array(truth, np.int64)
 
@@ -488,7 +486,7 @@ def run(args, log=Log) -> int:
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
     classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real)
-    export(detector, classifier, {"detect_min": PEAK_GRID[0]}, out)
+    export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS}, out)
     reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
                            threads=args.threads)
     detect_min, t = calibrate(reader, scenes, photos, log)
@@ -501,7 +499,7 @@ def run(args, log=Log) -> int:
 
 def _meta(temp: float, detect_min: float, seed: int) -> dict:
     return {"temperature": temp, "detect_min": detect_min, "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, "seed": seed}
+            "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "seed": seed}
 
 
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[float, float]:
@@ -529,6 +527,7 @@ def recalibrate(args, log=Log) -> int:
     out = Path(args.out)
     reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
                            threads=args.threads)
+    reader.turns = TURNS
     scenes = _parallel(_held_out_scene, [(args.seed, k) for k in range(max(50, args.scenes // 10))],
                        args.workers)
     detect_min, t = calibrate(reader, scenes, training_photos(diceset.SHARED), log)

@@ -55,6 +55,7 @@ SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at aga
 MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
+TURNS = 4  # each crop is read in this many quarter turns and their logits averaged (models trained since)
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
@@ -148,6 +149,7 @@ class LearnedReader:
             raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
+        self.turns = int(self.meta.get("turns", 1))  # quarter turns of each crop read; the temperature's
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -190,13 +192,21 @@ class LearnedReader:
                 return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
         return found
 
-    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS))."""
+    def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's face (n, len(VALUES)) and colour (n, len(COLOURS)) logits for each die found,
+        averaged over its crop's `self.turns` quarter turns (a face's value and colour do not turn)."""
         if not found:
             return np.zeros((0, len(VALUES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
         crops = np.stack([crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
-        batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
+        batch = np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         values, colours = self.classifier.run(None, {"crops": batch})
+        n = len(found)
+        return values.reshape(self.turns, n, -1).mean(axis=0), colours.reshape(self.turns, n, -1).mean(axis=0)
+
+    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS))."""
+        values, colours = self.logits(frame, found)
         return softmax(values, self.temperature), softmax(colours)
 
     def read_crop(self, image: np.ndarray) -> Die | None:

@@ -232,3 +232,27 @@ def test_a_peak_on_a_stronger_peaks_face_is_the_same_die_seen_twice():
     wider = Found(104, 102, 56, 56, 0.6)  # a second, larger box round the same die
     neighbour = Found(145, 100, 40, 40, 0.4)  # a die beside it, touching: its centre is off the first face
     assert one_per_face([pip, wider, neighbour, die]) == [die, neighbour]
+
+
+def test_each_crop_is_read_in_its_quarter_turns_and_their_logits_averaged():
+    from vision.learned import COLOURS, VALUES
+
+    class Session:
+        """'Reads' a crop's face "1" logit as its top-left pixel's blue level (0..1)."""
+
+        def run(self, _, feeds):
+            x = feeds["crops"]
+            values = np.zeros((len(x), len(VALUES)), np.float32)
+            values[:, 1] = x[:, 0, 0, 0]
+            return values, np.zeros((len(x), len(COLOURS)), np.float32)
+
+    reader = LearnedReader.__new__(LearnedReader)  # no ONNX files: the classifier is the session above
+    reader.classifier, reader.temperature = Session(), 1.0
+    frame = np.zeros((200, 200, 3), np.uint8)
+    frame[:100, :100] = 255  # the crop round (100, 100) is bright in its top-left quarter only
+    die = [Found(100, 100, 50, 50, 0.9)]
+    reader.turns = 1
+    assert reader.logits(frame, die)[0][0, 1] == pytest.approx(1.0)
+    reader.turns = 4  # one of the four turns has the bright quarter top left
+    assert reader.logits(frame, die)[0][0, 1] == pytest.approx(0.25)
+    assert reader.classify(frame, die)[0].shape == (1, len(VALUES))
