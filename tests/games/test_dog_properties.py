@@ -25,12 +25,16 @@ games = st.fixed_dictionaries({
 
 
 def check_marbles(state: dict) -> None:
-    """16 marbles, 4 a colour, one a hole, each finish marble in its own colour's finish."""
+    """4N marbles for N seats, 4 a colour, one a hole, each on the track (16N fields), in the kennel or in
+    its own colour's finish."""
+    seats = len(state["players"])
+    track = 16 * seats
+    assert len(state["marbles"]) == seats
     seen = []
     for colour, codes in enumerate(state["marbles"]):
         assert len(codes) == 4
         for code in codes:
-            assert code == -1 or 0 <= code < 64 or 64 + 4 * colour <= code < 68 + 4 * colour
+            assert code == -1 or 0 <= code < track or track + 4 * colour <= code < track + 4 * colour + 4
             if code != -1:
                 seen.append(code)
         assert not state["fresh"][colour] or 16 * colour in codes

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.bench_dog import GAME, MORE_NAMES
 from companion.games import replay
-from tests.games.test_dog_properties import play_random_game
+from tests.games.test_dog_properties import check_marbles, play_random_game
 
 games = st.fixed_dictionaries({
     "hands": st.sampled_from(["entered", "laid"]),
@@ -22,24 +22,6 @@ games = st.fixed_dictionaries({
     "teams": st.sampled_from(["3x2", "2x3"]),
     "seed": st.integers(0, 2**32 - 1),
 })
-
-
-def check_marbles(state: dict) -> None:
-    """4N marbles, 4 a colour, one a hole, each on the track, in the kennel or in its own finish."""
-    seats = len(state["players"])
-    track = 16 * seats
-    assert len(state["marbles"]) == seats
-    seen = []
-    for colour, codes in enumerate(state["marbles"]):
-        assert len(codes) == 4
-        for code in codes:
-            assert code == -1 or 0 <= code < track or track + 4 * colour <= code < track + 4 * colour + 4
-            if code != -1:
-                seen.append(code)
-        assert not state["fresh"][colour] or 16 * colour in codes
-    assert len(seen) == len(set(seen))
-    if state["hands"][0] is not None and state["phase"] == "play":
-        assert state["cards_left"] == [len(h) for h in state["hands"]]
 
 
 def check_secrets(state: dict, action: dict) -> None:
