@@ -4,6 +4,8 @@ every snapshot each stream carried is kept, so a test can look for a card where 
 from __future__ import annotations
 
 import http.client
+import json
+from collections.abc import Callable
 
 from tests.web.test_live import HOST, Stream, address, call
 from web.server import WebServer
@@ -55,3 +57,16 @@ class SeatedTable:
     def close(self) -> None:
         for s in self.streams:
             s.close()
+
+    def check_every_route(self, leaks: Callable[[str, int | None], list[str]]) -> None:
+        """Every route each seat and a watcher (None) reads: its page, its log.jsonl and every snapshot its
+        live stream carried, shows nothing `leaks(text, seat)` finds; each page shows at most one hand
+        and offers only its own seat's actions."""
+        for seat in [*range(len(self.tokens)), None]:
+            view = self.snap(seat)
+            assert leaks(json.dumps(view), seat) == [], f"seat {seat}'s page"
+            assert [h is not None for h in view["state"]["hands"]].count(True) <= 1
+            assert all(a.get("seat", seat) == seat for a in view["legal"])
+            assert leaks(self.log(seat), seat) == [], f"seat {seat}'s log"
+        for seat, carried in enumerate(self.seen):
+            assert all(leaks(json.dumps(s), seat) == [] for s in carried), f"seat {seat}'s stream"
