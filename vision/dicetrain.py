@@ -308,7 +308,8 @@ Scenes = list[tuple[np.ndarray, list[bench.Label]]]
 def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
-    "no die") gets the most dice right less false dice, from `PEAK_GRID`: a missed die and a false one
+    "no die") gets the most dice right (value and kind, as `bench.score_photo` counts) less false dice,
+    from `PEAK_GRID`: a missed die and a false one
     each cost a player one correction. Each set's count is divided by its dice, so the held-out renders
     and each set of training photos weigh alike. Also, for each threshold tried, (right, false) per set."""
     tried = []
@@ -316,13 +317,10 @@ def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
         reader.detect_min = t
         counts = {}
         for name, scenes in sets.items():
-            right = false = 0
+            tally = bench.Tally()
             for image, labels in scenes:
-                paired, extra = bench.match(labels, reader.read(image))
-                right += sum(d is not None and d.value == label.value
-                             for label, d in zip(labels, paired, strict=True))
-                false += len(extra)
-            counts[name] = (right, false)
+                bench.score_photo(tally, name, labels, reader.read(image))
+            counts[name] = (tally.dice_right, tally.false_dice)
         tried.append((t, counts))
     dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
     best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
