@@ -49,17 +49,14 @@ class Dog(Game):
     name = "dog"
     title = "DOG"
     options_type = DogOptions
-    min_players = 2
+    min_players = 2  # 2.6: the engine plays 2 to 6, all of which the table's page draws
     max_players = 6
-    #: the player counts the engine plays (2.6), all of which the table's page draws.
-    engine_players = (2, 6)
     action_shapes = ACTION_SHAPES
     moves_pieces = frozenset(PLAYS + ("part",))
 
     # ---- setup ----------------------------------------------------------------------------------------
     def new_game(self, players: list[str], options: dict | None = None) -> State:
-        low, high = self.engine_players
-        if not isinstance(players, list) or not low <= len(players) <= high:
+        if not isinstance(players, list) or not self.min_players <= len(players) <= self.max_players:
             raise BadOptions("DOG is played by 2 to 6 players: 4 in two teams (seats 0 and 2, 1 and 3), 6 in "
                              "teams, 2, 3 or 5 each for themselves")
         seats = len(players)
