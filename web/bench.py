@@ -298,9 +298,8 @@ def _measure(port: int, server: subprocess.Popen, args, rng: random.Random) -> i
             break
         except OSError:
             time.sleep(0.1)
-    _, table = _call(port, "POST", "/api/tables", {"game": "dog-eat-dog", "players": ["Ann", "Ben", "Cy"]})
-    tid = table["id"]
-    token = _call(port, "POST", f"/api/tables/{tid}/seats", {"seat": 0})[1]["token"]
+    tid, tokens, _ = _new_table(port, phones=0)  # seats are taken with the table's code (seating rules)
+    token = tokens[0]
 
     idle = IdleStreams(port, tid, args.streams, first=0)
     idle.start()
