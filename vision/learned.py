@@ -21,7 +21,9 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   temperature are measured on held-out renders by `companion train dice` and stored in the model's
   meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
   `confidence_threshold`).
-The small grey 1-4 die is told by its grey body and its size beside the roll's other dice.
+The small grey 1-4 die is told by its grey body and its size beside the roll's other dice. Where a die's
+size and face fit the grey die, its kind rests on its body colour, so its confidence is the probability
+of its face times that of its kind (grey body or not, from the colour head).
 """
 
 from __future__ import annotations
@@ -237,7 +239,8 @@ class LearnedReader:
             found = table.keep(frame, found)
         values, colours = self.classify(frame, found)
         if table is not None and table.colours:  # the table's dice come in the colours its roll showed
-            colours = np.where(np.isin(COLOURS, table.colours), colours, -1.0)
+            colours = np.where(np.isin(COLOURS, table.colours), colours, 0.0)
+            colours = colours / np.maximum(colours.sum(axis=-1, keepdims=True), 1e-9)
         height, width = frame.shape[:2]
         kept = []
         for f, pv, pc in zip(found, values, colours, strict=True):
@@ -246,17 +249,22 @@ class LearnedReader:
                 continue
             box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
                    min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
-            kept.append((f, VALUES[best], float(pv[best]), COLOURS[int(pc.argmax())], box))
-        d6_sizes = [max(f.w, f.h) for f, value, _, colour, _ in kept if colour != "grey" and value.isdigit()]
+            kept.append((f, VALUES[best], float(pv[best]), pc, box))
+        d6_sizes = [max(f.w, f.h) for f, value, _, pc, _ in kept
+                    if COLOURS[int(pc.argmax())] != "grey" and value.isdigit()]
         typical = float(np.median(d6_sizes)) if d6_sizes else 0.0
         dice = []
-        for f, value, p, colour, box in kept:
+        for f, value, p, pc, box in kept:
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, p))
                 continue
+            colour = COLOURS[int(pc.argmax())]
             small = typical > 0 and max(f.w, f.h) <= GREY_SIZE * typical
-            kind = "grey" if colour == "grey" and int(value) <= 4 and (small or not d6_sizes) else "d6"
-            dice.append(Die(int(value), kind, colour, box, p))
+            kind, p_kind = "d6", 1.0
+            if int(value) <= 4 and (small or not d6_sizes):  # size and face fit the grey die: body decides
+                p_grey = float(pc[COLOURS.index("grey")])
+                kind, p_kind = ("grey", p_grey) if colour == "grey" else ("d6", 1.0 - p_grey)
+            dice.append(Die(int(value), kind, colour, box, p * p_kind))
         return dice
 
 

@@ -256,3 +256,39 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_logits_averaged():
     reader.turns = 4  # one of the four turns has the bright quarter top left
     assert reader.logits(frame, die)[0][0, 1] == pytest.approx(0.25)
     assert reader.classify(frame, die)[0].shape == (1, len(VALUES))
+
+
+def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedReader:
+    """A reader whose detector finds one die per entry (the first 60 px, then 40 px ones) and whose classifier
+    reads each as `faces[i]` (probability 0.99) with the colour probabilities `colours[i]`."""
+    from vision.learned import COLOURS, VALUES
+
+    reader = LearnedReader.__new__(LearnedReader)
+    sides = [60.0] + [40.0] * (len(faces) - 1)
+    reader.detect = lambda frame, die_px=None: [Found(80 + 100 * i, 100, s, s, 0.9)
+                                                for i, s in enumerate(sides)]
+
+    def classify(frame, found):
+        values = np.full((len(found), len(VALUES)), 0.01 / (len(VALUES) - 1))
+        for i, face in enumerate(faces):
+            values[i, VALUES.index(face)] = 0.99
+        pc = np.array([[c.get(name, 0.0) for name in COLOURS] for c in colours])
+        return values, pc
+
+    reader.classify = classify
+    return reader
+
+
+def test_a_die_whose_kind_rests_on_its_body_colour_is_only_as_sure_as_that_colour():
+    frame = np.zeros((200, 400, 3), np.uint8)
+    # a white d6 beside a smaller die that reads "3" on a body read 60 % grey, 40 % white: the small grey die
+    grey = _reader_of(["5", "3"], [{"white": 1.0}, {"grey": 0.6, "white": 0.4}]).read(frame)
+    assert [(d.kind, d.colour) for d in grey] == [("d6", "white"), ("grey", "grey")]
+    assert grey[0].confidence == pytest.approx(0.99) and grey[1].confidence == pytest.approx(0.99 * 0.6)
+    # the same small die read 70 % white is a white d6, sure only as far as it is not grey
+    white = _reader_of(["5", "3"], [{"white": 1.0}, {"grey": 0.3, "white": 0.7}]).read(frame)
+    assert (white[1].kind, white[1].colour) == ("d6", "white")
+    assert white[1].confidence == pytest.approx(0.99 * 0.7)
+    # a 5 is no grey die's face (1-4), so its body does not decide its kind
+    five = _reader_of(["5", "5"], [{"white": 1.0}, {"grey": 0.3, "white": 0.7}]).read(frame)
+    assert five[1].kind == "d6" and five[1].confidence == pytest.approx(0.99)
