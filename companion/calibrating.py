@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .refusals import BadCommand, NotNow
+from .settings import save_atomically
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
 
@@ -89,7 +90,7 @@ class TableCalibrator:
             table = learn_table(reader, empty, frame, values)
         except CalibrationError as err:
             raise BadCommand(str(err)) from None
-        table.save(self.folder)
+        table.save(self.folder, save_atomically)
         with self._lock:
             self._empty = None
         self.said = table.describe()

@@ -2,7 +2,7 @@
 
     from vision.calibration import learn_table, load_table
     table = learn_table(reader, empty_photo, roll_photo, [3, 5, 1])  # CalibrationError when it cannot
-    table.save(data_dir / "table")
+    table.save(data_dir / "table", save_atomically)   # a durable write(path, bytes)
     table = load_table(data_dir / "table")  # None, with the reason logged, when missing or damaged
     dice = reader.read(frame, table=table)
 
@@ -24,12 +24,12 @@ size, and the empty-table check is skipped there (the camera's view has changed)
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
-import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 JSON_NAME = "calibration.json"
-PHOTO_NAME = "empty.png"
+PHOTO_STEM = "empty"  # the empty table's photo: empty-<its hash>.png
 VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
 
@@ -119,10 +119,18 @@ class TableCalibration:
                  "will not be read as dice" if spots else "nothing on the empty table looks like a die")
         return f"a die is {self.die_px:.0f} px across; the dice: {colours}; {empty}"
 
-    def save(self, folder: Path) -> None:
-        """Write DATA/table/calibration.json and empty.png, each whole or not at all."""
+    def save(self, folder: Path, write: Callable[[Path, bytes], None]) -> None:
+        """Write DATA/table/calibration.json and the empty table's photo with `write(path, data)`, the
+        caller's durable write (companion's `save_atomically`: each file whole or not at all). The photo
+        is named by its content's hash and the JSON, written last, names it, so a power cut between the
+        two leaves the old calibration whole; photos no calibration names any more are then removed."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
+        ok, png = cv2.imencode(".png", self.empty)
+        if not ok:
+            raise OSError("could not encode the empty table's photo as PNG")
+        data = png.tobytes()
+        photo = f"{PHOTO_STEM}-{hashlib.sha256(data).hexdigest()[:12]}.png"
         height, width = self.empty.shape[:2]
         record = {
             "version": VERSION,
@@ -131,15 +139,13 @@ class TableCalibration:
             "dice": [{"value": d.value, "colour": d.colour, **_place_json(d.place)} for d in self.dice],
             "spots": [_place_json(s) for s in self.spots],
             "empty_cutoff": None if self.empty_cutoff is None else round(self.empty_cutoff, 3),
-            "empty_photo": PHOTO_NAME,
+            "empty_photo": photo,
         }
-        photo_tmp = folder / f".{PHOTO_NAME}.tmp.png"
-        if not cv2.imwrite(str(photo_tmp), self.empty):
-            raise OSError(f"could not write {photo_tmp}")
-        os.replace(photo_tmp, folder / PHOTO_NAME)
-        json_tmp = folder / f".{JSON_NAME}.tmp"
-        json_tmp.write_text(json.dumps(record, indent=1))
-        os.replace(json_tmp, folder / JSON_NAME)
+        write(folder / photo, data)
+        write(folder / JSON_NAME, (json.dumps(record, indent=1) + "\n").encode())
+        for old in folder.glob(f"{PHOTO_STEM}*.png"):
+            if old.name != photo:
+                old.unlink(missing_ok=True)
 
 
 def _place_json(place: Place) -> dict:
@@ -166,7 +172,10 @@ def load_table(folder: Path) -> TableCalibration | None:
         record = json.loads(path.read_text())
         if record.get("version") != VERSION:
             raise ValueError(f"version {record.get('version')!r}, this reader knows {VERSION}")
-        photo = cv2.imread(str(folder / str(record["empty_photo"])), cv2.IMREAD_COLOR)
+        name = str(record["empty_photo"])
+        if Path(name).name != name:
+            raise ValueError(f"the empty table's photo {name!r} is not a file in {folder}")
+        photo = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
         if photo is None:
             raise ValueError(f"the empty table's photo {record['empty_photo']!r} is missing or not an image")
         if [photo.shape[1], photo.shape[0]] != list(record["frame"]):

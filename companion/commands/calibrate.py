@@ -124,6 +124,7 @@ def capture_table(source, empty=None, roll=None, values: list[int] | None = None
 
 
 def run_table(args) -> int:
+    from companion.settings import save_atomically
     from vision.calibration import CalibrationError, learn_table
     from vision.errors import VisionError
     from vision.images import load_image
@@ -154,7 +155,7 @@ def run_table(args) -> int:
         raise CommandError("calibration needs a person at the keyboard, "
                            "or --empty, --roll and --values") from None
     folder = Path(settings.data_dir) / "table"
-    table.save(folder)
+    table.save(folder, save_atomically)
     print(f"learned: {table.describe()}")
     print(f"saved in {folder}")
     return 0

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.settings import save_atomically
 from vision.calibration import CalibrationError, TableCalibration, difference, learn_table, load_table
 from vision.learned import COLOURS, VALUES, WORK_DIE, Found, LearnedReader
 
@@ -189,7 +190,7 @@ def test_difference_is_small_for_the_same_place_under_other_light_and_large_unde
 
 def test_a_saved_calibration_loads_back_the_same(tmp_path):
     cal, _ = calibrated()
-    cal.save(tmp_path / "table")
+    cal.save(tmp_path / "table", save_atomically)
     back = load_table(tmp_path / "table")
     assert back is not None
     assert back.die_px == pytest.approx(cal.die_px, abs=0.01)
@@ -197,6 +198,39 @@ def test_a_saved_calibration_loads_back_the_same(tmp_path):
     assert back.empty_cutoff == pytest.approx(cal.empty_cutoff, abs=1e-3)
     assert [(round(s.cx), round(s.cy)) for s in back.spots] == [(200, 300)]
     assert np.array_equal(back.empty, cal.empty)  # PNG: lossless
+
+
+def test_a_power_cut_between_the_photo_and_the_record_leaves_the_old_calibration_whole(tmp_path):
+    old, _ = calibrated()
+    old.save(tmp_path / "table", save_atomically)
+    new = TableCalibration(old.die_px * 2, old.dice, (), None, np.full_like(old.empty, 90))
+
+    def cut_before_the_record(path, data):
+        if path.name == "calibration.json":
+            raise OSError("power cut")
+        save_atomically(path, data)
+
+    with pytest.raises(OSError, match="power cut"):
+        new.save(tmp_path / "table", cut_before_the_record)
+    back = load_table(tmp_path / "table")
+    assert back is not None and back.die_px == pytest.approx(old.die_px, abs=0.01)
+    assert np.array_equal(back.empty, old.empty)
+    new.save(tmp_path / "table", save_atomically)  # saved whole: the new pair, and no photo left behind
+    back = load_table(tmp_path / "table")
+    assert back is not None and back.die_px == pytest.approx(new.die_px, abs=0.01)
+    assert np.array_equal(back.empty, new.empty)
+    assert [p.name for p in (tmp_path / "table").glob("*.png")] == [_photo(tmp_path / "table").name]
+
+
+def test_a_record_naming_a_photo_outside_its_folder_loads_as_none(tmp_path, caplog):
+    cal, _ = calibrated()
+    cal.save(tmp_path / "table", save_atomically)
+    cv2.imwrite(str(tmp_path / "elsewhere.png"), cal.empty)
+    path = tmp_path / "table" / "calibration.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "empty_photo": "../elsewhere.png"}))
+    with caplog.at_level(logging.WARNING, logger="vision.calibration"):
+        assert load_table(tmp_path / "table") is None
+    assert "not a file in" in caplog.text
 
 
 def test_a_missing_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog):
@@ -209,8 +243,12 @@ def _break_json(folder):
     (folder / "calibration.json").write_text("{not json")
 
 
+def _photo(folder):
+    return folder / json.loads((folder / "calibration.json").read_text())["empty_photo"]
+
+
 def _drop_photo(folder):
-    (folder / "empty.png").unlink()
+    _photo(folder).unlink()
 
 
 def _bad_size(folder):
@@ -226,7 +264,7 @@ def _missing_key(folder):
 
 
 def _garbage_photo(folder):
-    (folder / "empty.png").write_bytes(b"not a png")
+    _photo(folder).write_bytes(b"not a png")
 
 
 @pytest.mark.parametrize("damage, words", [(_break_json, "damaged"), (_drop_photo, "missing or not an image"),
@@ -234,7 +272,7 @@ def _garbage_photo(folder):
                                            (_garbage_photo, "missing or not an image")])
 def test_a_damaged_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog, damage, words):
     cal, _ = calibrated()
-    cal.save(tmp_path / "table")
+    cal.save(tmp_path / "table", save_atomically)
     damage(tmp_path / "table")
     with caplog.at_level(logging.WARNING, logger="vision.calibration"):
         assert load_table(tmp_path / "table") is None
