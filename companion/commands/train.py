@@ -10,7 +10,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("train", help="train the dice reader's face classifier (needs PyTorch)")
     what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
     t = what.add_parser("faces", help="from rendered scenes and ../shared/datasets/dice")
-    t.add_argument("--renders", type=int, default=2500, help="rendered scenes to learn from (default 1500)")
+    t.add_argument("--renders", type=int, default=2500, help="rendered scenes to learn from (default 2500)")
     t.add_argument("--epochs", type=int, default=10, help="passes over the samples (default 10)")
     t.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     t.add_argument("--out", default="vision/data/faces.npz", help="where to write the weights")
