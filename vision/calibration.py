@@ -177,7 +177,7 @@ def load_table(folder: Path) -> TableCalibration | None:
             raise ValueError(f"the empty table's photo {name!r} is not a file in {folder}")
         photo = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
         if photo is None:
-            raise ValueError(f"the empty table's photo {record['empty_photo']!r} is missing or not an image")
+            raise ValueError(f"the empty table's photo {name!r} is missing or not an image")
         if [photo.shape[1], photo.shape[0]] != list(record["frame"]):
             raise ValueError(f"the empty photo is {photo.shape[1]}x{photo.shape[0]} px, "
                              f"the calibration says {record['frame']}")

@@ -87,8 +87,7 @@ def measure(reader: LearnedReader, tables: int, later: int) -> dict:
 
 def run(args) -> int:
     folder = Path(args.models) if args.models else None
-    reader = (LearnedReader(folder / "dice_detector.onnx", folder / "dice_faces.onnx",
-                            folder / "dice_reader.json") if folder else LearnedReader.default())
+    reader = LearnedReader.in_folder(folder) if folder else LearnedReader.default()
     result = measure(reader, args.tables, args.later)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of 3 d6 "
           f"with its values typed")

@@ -29,7 +29,18 @@ import cv2
 import numpy as np
 
 from vision import bench, diceset
-from vision.learned import COLOURS, CONTEXT, CROP_FILL, TURNS, VALUES, Found, LearnedReader
+from vision.learned import (
+    CLASSIFIER,
+    COLOURS,
+    CONTEXT,
+    CROP_FILL,
+    DETECTOR,
+    META,
+    TURNS,
+    VALUES,
+    Found,
+    LearnedReader,
+)
 
 Log = print
 
@@ -305,13 +316,19 @@ def _held_out_scene(args: tuple[int, int]) -> tuple[np.ndarray, list[bench.Label
 Scenes = list[tuple[np.ndarray, list[bench.Label]]]
 
 
+def calibration_scenes(args) -> Scenes:
+    """The rendered scenes held out of training that the reader is calibrated on (stream 4 of the seed)."""
+    jobs = [(args.seed, k) for k in range(max(50, args.scenes // 10))]
+    return _parallel(_held_out_scene, jobs, args.workers)
+
+
 def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
     "no die") gets the most dice right (value and kind, as `bench.score_photo` counts) less false dice,
-    from `PEAK_GRID`: a missed die and a false one
-    each cost a player one correction. Each set's count is divided by its dice, so the held-out renders
-    and each set of training photos weigh alike. Also, for each threshold tried, (right, false) per set."""
+    from `PEAK_GRID`: a missed die and a false one each cost a player one correction. Each set's count is
+    divided by its dice, so the held-out renders and each set of training photos weigh alike. Also, for
+    each threshold tried, (right, false) per set."""
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
@@ -373,16 +390,16 @@ def export(detector, classifier, meta: dict, out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     with torch.no_grad():
-        torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / "dice_detector.onnx"),
+        torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / DETECTOR.name),
                           input_names=["image"], output_names=["heat", "size", "offset"], opset_version=17,
                           dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
                                         "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
                           dynamo=False)
-        torch.onnx.export(classifier, torch.zeros(1, 3, 40, 40), str(out / "dice_faces.onnx"),
+        torch.onnx.export(classifier, torch.zeros(1, 3, 40, 40), str(out / CLASSIFIER.name),
                           input_names=["crops"], output_names=["values", "colours"], opset_version=17,
                           dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
                           dynamo=False)
-    (out / "dice_reader.json").write_text(json.dumps(meta, indent=1) + "\n")
+    (out / META.name).write_text(json.dumps(meta, indent=1) + "\n")
 
 
 # ---------------------------------------------------------------- the whole run
@@ -464,7 +481,7 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
-    scenes = _parallel(_held_out_scene, [(seed, k) for k in range(max(50, args.scenes // 10))], workers)
+    scenes = calibration_scenes(args)
     log(f"  {len(crops)} crops, {len(scenes)} held-out scenes ({time.time() - t0:.0f} s)")
 
     detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
@@ -472,8 +489,7 @@ def run(args, log=Log) -> int:
     _, Classifier = _layers()
     # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
-    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
-                           threads=args.threads)
+    reader = LearnedReader.in_folder(out, args.threads)
     rng = np.random.default_rng([seed, 30])
     real, real_values = _photo_crops(reader, photos, rng, copies=6)
     casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12)
@@ -485,11 +501,10 @@ def run(args, log=Log) -> int:
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
     classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real)
     export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS}, out)
-    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
-                           threads=args.threads)
+    reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t = calibrate(reader, scenes, photos, log)
     export(detector, classifier, _meta(t, detect_min, seed), out)
-    for name in ("dice_detector.onnx", "dice_faces.onnx"):
+    for name in (DETECTOR.name, CLASSIFIER.name):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
     return 0
@@ -523,12 +538,9 @@ def recalibrate(args, log=Log) -> int:
     """`companion train dice --recalibrate`: measure the peak threshold and temperature of the models in
     --out again (after a change to how they are measured), without training; rewrites only the meta JSON."""
     out = Path(args.out)
-    reader = LearnedReader(out / "dice_detector.onnx", out / "dice_faces.onnx", out / "dice_reader.json",
-                           threads=args.threads)
+    reader = LearnedReader.in_folder(out, args.threads)
     reader.turns = TURNS
-    scenes = _parallel(_held_out_scene, [(args.seed, k) for k in range(max(50, args.scenes // 10))],
-                       args.workers)
-    detect_min, t = calibrate(reader, scenes, training_photos(diceset.SHARED), log)
-    (out / "dice_reader.json").write_text(json.dumps(_meta(t, detect_min, args.seed), indent=1) + "\n")
-    log(f"saved {out / 'dice_reader.json'}")
+    detect_min, t = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
+    (out / META.name).write_text(json.dumps(_meta(t, detect_min, args.seed), indent=1) + "\n")
+    log(f"saved {out / META.name}")
     return 0

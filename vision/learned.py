@@ -151,7 +151,7 @@ class LearnedReader:
             raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
-        self.turns = int(self.meta.get("turns", 1))  # quarter turns of each crop read; the temperature's
+        self.turns = int(self.meta.get("turns", 1))  # quarter turns read of each crop, as calibrated
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -165,6 +165,12 @@ class LearnedReader:
         if cls._default is None:
             cls._default = cls()
         return cls._default
+
+    @classmethod
+    def in_folder(cls, folder: Path, threads: int = 1) -> LearnedReader:
+        """The models and meta saved in `folder` under the committed files' names (a training run's --out)."""
+        folder = Path(folder)
+        return cls(folder / DETECTOR.name, folder / CLASSIFIER.name, folder / META.name, threads)
 
     @staticmethod
     def available() -> bool:
@@ -249,16 +255,15 @@ class LearnedReader:
                 continue
             box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
                    min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
-            kept.append((f, VALUES[best], float(pv[best]), pc, box))
-        d6_sizes = [max(f.w, f.h) for f, value, _, pc, _ in kept
-                    if COLOURS[int(pc.argmax())] != "grey" and value.isdigit()]
+            kept.append((f, VALUES[best], float(pv[best]), pc, COLOURS[int(pc.argmax())], box))
+        d6_sizes = [max(f.w, f.h) for f, value, _, _, colour, _ in kept
+                    if colour != "grey" and value.isdigit()]
         typical = float(np.median(d6_sizes)) if d6_sizes else 0.0
         dice = []
-        for f, value, p, pc, box in kept:
+        for f, value, p, pc, colour, box in kept:
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, p))
                 continue
-            colour = COLOURS[int(pc.argmax())]
             small = typical > 0 and max(f.w, f.h) <= GREY_SIZE * typical
             kind, p_kind = "d6", 1.0
             if int(value) <= 4 and (small or not d6_sizes):  # size and face fit the grey die: body decides

@@ -127,8 +127,7 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
     dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
-    reader = LearnedReader(tmp_path / "dice_detector.onnx", tmp_path / "dice_faces.onnx",
-                           tmp_path / "dice_reader.json")
+    reader = LearnedReader.in_folder(tmp_path)
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
     with torch.no_grad():
         want = classifier(torch.from_numpy(x))[0].numpy()
