@@ -7,7 +7,7 @@
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
 2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
    detector finds them (so it learns the crops it will be given), and of what the detector takes for
-   a die where there is none (class "none").
+   a die where there is none (class "none"); the real crops also in other colours (`recolour`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
    the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
    scenes held out of training and on each set of training photos, weighed alike) and the classifier's
@@ -250,10 +250,21 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     return net
 
 
+def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Real dice in other colours: each float crop (n, h, w, 3) has its colour channels shuffled (half of
+    them) and its light and dark swapped (a quarter), so a white die with black pips also teaches a black
+    die with white pips, a red die a blue or green one. Only for crops whose colour is not learned."""
+    n = len(x)
+    order = np.where(rng.random((n, 1)) < 0.5, rng.random((n, 3)).argsort(axis=1), np.arange(3))
+    x = np.take_along_axis(x, order[:, None, None, :], axis=3)
+    return np.where(rng.random((n, 1, 1, 1)) < 0.25, 1.0 - x, x)
+
+
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
                      log=Log, first_real: int | None = None):
     """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
-    `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None)."""
+    `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
+    `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names."""
     import torch
 
     _, Classifier = _layers()
@@ -273,6 +284,8 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
             pick = np.concatenate([rng.integers(0, first_real, batch // 2),
                                    rng.integers(first_real, len(crops), batch - batch // 2)])
         x = crops[pick].astype(np.float32) / 255.0
+        if first_real is not None and first_real < len(crops):
+            x[batch // 2:] = recolour(rng, x[batch // 2:])
         x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
         x = np.ascontiguousarray(x.clip(0, 1).transpose(0, 3, 1, 2))

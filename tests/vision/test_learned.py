@@ -143,6 +143,25 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
         assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")
 
 
+def test_recoloured_real_crops_are_the_same_dice_in_other_colours():
+    from itertools import permutations
+
+    from vision.dicetrain import recolour
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 1, (400, 4, 4, 3)).astype(np.float32)
+    out = recolour(np.random.default_rng(1), x.copy())
+    seen = set()
+    for before, after in zip(x, out, strict=True):
+        ways = [(order, inverted) for order in permutations(range(3)) for inverted in (False, True)
+                if np.allclose(after, (1 - before[..., order]) if inverted else before[..., order])]
+        assert len(ways) == 1  # each crop is its own pixels, channels in some order, maybe light for dark
+        seen.add(ways[0])
+    assert len(seen) == 12  # every order of channels, each both ways round
+    kept = sum(1 for b, a in zip(x, out, strict=True) if np.array_equal(a, b))
+    assert 0.3 * len(x) < kept < 0.5 * len(x)  # about three in eight left as they were
+
+
 class _Thresholded:
     """A reader whose dice depend on its peak threshold: below 0.3 it adds false dice, above 0.45 it
     loses the weak real one."""
