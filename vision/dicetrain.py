@@ -1,7 +1,7 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
     companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 7000] [--classifier-steps 8000]
-                         [--seed 1] [--out vision/data] [--recalibrate]
+                         [--seed 1] [--device cpu|cuda|auto] [--out vision/data] [--recalibrate]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
@@ -218,13 +218,15 @@ def _cosine(opt, step: int, steps: int, peak: float = 2e-3) -> None:
         group["lr"] = peak * 0.5 * (1 + math.cos(math.pi * step / steps)) + 2e-5
 
 
-def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log):
-    """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n)."""
+def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
+                   device: str = "cpu"):
+    """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
+    on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU."""
     import torch
 
     Detector, _ = _layers()
     torch.manual_seed(seed)
-    net = Detector()
+    net = Detector().to(device)
     rng = np.random.default_rng([seed, 10])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch, real = 24, 12
@@ -238,7 +240,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if len(pt):
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         x, y = _augment_tiles(rng, bt, bm)
-        loss = detector_loss(net(torch.from_numpy(x)), torch.from_numpy(y))
+        loss = detector_loss(net(torch.from_numpy(x).to(device)), torch.from_numpy(y).to(device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -246,8 +248,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if (step + 1) % 100 == 0:
             log(f"  detector step {step + 1}/{steps}: loss {total / 100:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    net.eval()
-    return net
+    return net.cpu().eval()
 
 
 def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
@@ -261,15 +262,16 @@ def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
-                     log=Log, first_real: int | None = None):
+                     log=Log, first_real: int | None = None, device: str = "cpu"):
     """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
     `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
-    `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names."""
+    `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names. Trained
+    on `device`, returned on the CPU."""
     import torch
 
     _, Classifier = _layers()
     torch.manual_seed(seed)
-    net = Classifier()
+    net = Classifier().to(device)
     rng = np.random.default_rng([seed, 20])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     value_loss = torch.nn.CrossEntropyLoss()
@@ -289,9 +291,9 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
         x = np.ascontiguousarray(x.clip(0, 1).transpose(0, 3, 1, 2))
-        v, c = net(torch.from_numpy(x))
-        loss = value_loss(v, torch.from_numpy(values[pick])) + \
-            0.3 * colour_loss(c, torch.from_numpy(colours[pick]))
+        v, c = net(torch.from_numpy(x).to(device))
+        loss = value_loss(v, torch.from_numpy(values[pick]).to(device)) + \
+            0.3 * colour_loss(c, torch.from_numpy(colours[pick]).to(device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -299,8 +301,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         if (step + 1) % 200 == 0:
             log(f"  classifier step {step + 1}/{steps}: loss {total / 200:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    net.eval()
-    return net
+    return net.cpu().eval()
 
 
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
@@ -464,6 +465,18 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int) -> tuple[
     return crops, values
 
 
+def training_device(name: str) -> str:
+    """The torch device to train on: "cpu" (the committed weights are made there, bit for bit), "cuda",
+    or "auto" (cuda where a GPU is lent, faster; its weights differ from the CPU's in the last digits)."""
+    import torch
+
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("--device cuda: PyTorch sees no GPU here (torch.cuda.is_available() is False)")
+    return name
+
+
 def run(args, log=Log) -> int:
     """Entry point of `companion train dice`."""
     if getattr(args, "recalibrate", False):
@@ -473,7 +486,9 @@ def run(args, log=Log) -> int:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True, warn_only=True)
     seed, out, workers = args.seed, Path(args.out), args.workers
+    device = training_device(getattr(args, "device", "cpu"))
     t0 = time.time()
+    log(f"training on {device}")
     log(f"rendering {args.tiles} detector tiles ({workers} processes)")
     parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
     tiles = np.concatenate([p[0] for p in parts])
@@ -498,7 +513,7 @@ def run(args, log=Log) -> int:
     log(f"  {len(crops)} crops, {len(scenes)} held-out scenes ({time.time() - t0:.0f} s)")
 
     detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
-                              args.detector_steps, seed, log)
+                              args.detector_steps, seed, log, device)
     _, Classifier = _layers()
     # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
@@ -512,7 +527,8 @@ def run(args, log=Log) -> int:
         crops = np.concatenate([crops, np.stack(real + casino)])
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
-    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real)
+    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
+                                  device)
     export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS}, out)
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t = calibrate(reader, scenes, photos, log)

@@ -27,6 +27,9 @@ def add_parser(sub) -> None:
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     d.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")
+    d.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                   help="where to train: cpu (default; the committed weights are made there, bit for bit), "
+                   "cuda (a GPU: faster, weights differ in the last digits) or auto (cuda if there is one)")
     d.add_argument("--out", default="vision/data", help="folder of the ONNX files (default vision/data)")
     d.add_argument("--recalibrate", action="store_true",
                    help="only measure the peak threshold and temperature of the models in --out again")
@@ -43,8 +46,12 @@ def _need_torch() -> None:
 
 def run_dice(args) -> int:
     _need_torch()
-    from vision.dicetrain import run
+    from vision.dicetrain import run, training_device
 
+    try:
+        args.device = training_device(args.device)
+    except ValueError as err:
+        raise CommandError(str(err)) from err
     return run(args)
 
 

@@ -114,6 +114,19 @@ def test_temperature_undoes_overconfidence():
     assert temperature(logits * 3, labels) == pytest.approx(3, rel=0.15)  # ... made three times too sure
 
 
+def test_training_goes_to_a_gpu_only_where_there_is_one(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from vision.dicetrain import training_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert training_device("auto") == "cpu"
+    assert training_device("cpu") == "cpu"
+    with pytest.raises(ValueError, match="no GPU"):
+        training_device("cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert training_device("auto") == "cuda"
+
+
 def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
