@@ -1,6 +1,6 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
-    companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 7000] [--classifier-steps 8000]
+    companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
                          [--seed 1] [--device cpu|cuda|auto] [--out vision/data] [--recalibrate]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
@@ -226,7 +226,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
 
     Detector, _ = _layers()
     torch.manual_seed(seed)
-    net = Detector().to(device)
+    net = Detector().to(device, memory_format=torch.channels_last)  # about 1.45x faster on this CPU
     rng = np.random.default_rng([seed, 10])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch, real = 24, 12
@@ -240,7 +240,8 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if len(pt):
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         x, y = _augment_tiles(rng, bt, bm)
-        loss = detector_loss(net(torch.from_numpy(x).to(device)), torch.from_numpy(y).to(device))
+        x = torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last)
+        loss = detector_loss(net(x), torch.from_numpy(y).to(device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -248,7 +249,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if (step + 1) % 100 == 0:
             log(f"  detector step {step + 1}/{steps}: loss {total / 100:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    return net.cpu().eval()
+    return net.cpu().to(memory_format=torch.contiguous_format).eval()
 
 
 def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
@@ -271,7 +272,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
 
     _, Classifier = _layers()
     torch.manual_seed(seed)
-    net = Classifier().to(device)
+    net = Classifier().to(device, memory_format=torch.channels_last)
     rng = np.random.default_rng([seed, 20])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     value_loss = torch.nn.CrossEntropyLoss()
@@ -291,7 +292,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
         x = np.ascontiguousarray(x.clip(0, 1).transpose(0, 3, 1, 2))
-        v, c = net(torch.from_numpy(x).to(device))
+        v, c = net(torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last))
         loss = value_loss(v, torch.from_numpy(values[pick]).to(device)) + \
             0.3 * colour_loss(c, torch.from_numpy(colours[pick]).to(device))
         opt.zero_grad()
@@ -301,7 +302,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         if (step + 1) % 200 == 0:
             log(f"  classifier step {step + 1}/{steps}: loss {total / 200:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    return net.cpu().eval()
+    return net.cpu().to(memory_format=torch.contiguous_format).eval()
 
 
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:

@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
     d.add_argument("--tiles", type=int, default=4000, help="rendered detector tiles (default 4000)")
     d.add_argument("--scenes", type=int, default=2500,
                    help="rendered scenes for the classifier (default 2500)")
-    d.add_argument("--detector-steps", type=int, default=7000, help="detector batches (default 7000)")
+    d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
     d.add_argument("--classifier-steps", type=int, default=8000, help="classifier batches (default 8000)")
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     d.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
