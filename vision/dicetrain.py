@@ -218,6 +218,21 @@ def _cosine(opt, step: int, steps: int, peak: float = 2e-3) -> None:
         group["lr"] = peak * 0.5 * (1 + math.cos(math.pi * step / steps)) + 2e-5
 
 
+def _batch(x: np.ndarray, device: str):
+    """A float NCHW batch as both networks train on it: on `device`, in channels-last memory (a training
+    step about 1.45x faster than in the default layout on a 2-core x86 CPU; the same sums)."""
+    import torch
+
+    return torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last)
+
+
+def _trained(net):
+    """A trained network back on the CPU in the default layout, to export and to read with."""
+    import torch
+
+    return net.cpu().to(memory_format=torch.contiguous_format).eval()
+
+
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
                    device: str = "cpu"):
     """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
@@ -226,7 +241,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
 
     Detector, _ = _layers()
     torch.manual_seed(seed)
-    net = Detector().to(device, memory_format=torch.channels_last)  # about 1.45x faster on this CPU
+    net = Detector().to(device, memory_format=torch.channels_last)  # as `_batch` lays out its input
     rng = np.random.default_rng([seed, 10])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch, real = 24, 12
@@ -240,8 +255,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if len(pt):
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         x, y = _augment_tiles(rng, bt, bm)
-        x = torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last)
-        loss = detector_loss(net(x), torch.from_numpy(y).to(device))
+        loss = detector_loss(net(_batch(x, device)), torch.from_numpy(y).to(device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -249,7 +263,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         if (step + 1) % 100 == 0:
             log(f"  detector step {step + 1}/{steps}: loss {total / 100:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    return net.cpu().to(memory_format=torch.contiguous_format).eval()
+    return _trained(net)
 
 
 def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
@@ -292,7 +306,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         x = x * rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x = x + rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
         x = np.ascontiguousarray(x.clip(0, 1).transpose(0, 3, 1, 2))
-        v, c = net(torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last))
+        v, c = net(_batch(x, device))
         loss = value_loss(v, torch.from_numpy(values[pick]).to(device)) + \
             0.3 * colour_loss(c, torch.from_numpy(colours[pick]).to(device))
         opt.zero_grad()
@@ -302,7 +316,7 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         if (step + 1) % 200 == 0:
             log(f"  classifier step {step + 1}/{steps}: loss {total / 200:.3f} ({time.time() - t0:.0f} s)")
             total = 0.0
-    return net.cpu().to(memory_format=torch.contiguous_format).eval()
+    return _trained(net)
 
 
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
@@ -487,7 +501,7 @@ def run(args, log=Log) -> int:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True, warn_only=True)
     seed, out, workers = args.seed, Path(args.out), args.workers
-    device = training_device(getattr(args, "device", "cpu"))
+    device = args.device  # resolved by the command (`training_device`)
     t0 = time.time()
     log(f"training on {device}")
     log(f"rendering {args.tiles} detector tiles ({workers} processes)")
