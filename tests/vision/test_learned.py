@@ -156,6 +156,42 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
         assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")
 
 
+def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
+    from vision.dicetrain import ahead
+
+    def batches(rng):
+        return lambda: rng.integers(0, 1000, 4)
+
+    rng = np.random.default_rng(7)
+    loop = [rng.integers(0, 1000, 4) for _ in range(9)]
+    made = list(ahead(batches(np.random.default_rng(7)), 9, depth=3))
+    assert len(made) == 9 and all((a == b).all() for a, b in zip(made, loop, strict=True))
+    assert list(ahead(batches(rng), 0)) == []
+
+
+def test_a_batch_that_cannot_be_made_stops_the_training_with_its_error():
+    from vision.dicetrain import ahead
+
+    def make():
+        raise ValueError("a photo could not be cut")
+
+    with pytest.raises(ValueError, match="could not be cut"):
+        list(ahead(make, 5))
+
+
+def test_augmented_tiles_are_the_turned_tiles_brightened_as_float_nhwc_0_to_1():
+    from vision import dicetrain
+
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
+    x, turned_maps = dicetrain._augment_tiles(np.random.default_rng(5), tiles, maps)
+    rng = np.random.default_rng(5)
+    turned, want_maps = dicetrain.turn(tiles, maps, int(rng.integers(0, 4)))
+    want = turned.astype(np.float32) / 255.0 * rng.uniform(0.7, 1.3, (3, 1, 1, 3)).astype(np.float32) + \
+        rng.uniform(-0.1, 0.1, (3, 1, 1, 1))  # the offset in float64, as the committed weights were made
+    assert x.dtype == np.float32 and x.shape == turned.shape and x.flags.c_contiguous
+    assert np.array_equal(x, want.clip(0, 1).astype(np.float32)) and np.array_equal(turned_maps, want_maps)
+
+
 def test_recoloured_real_crops_are_the_same_dice_in_other_colours():
     from itertools import permutations
 
