@@ -43,6 +43,7 @@ from vision.learned import (
     VALUES,
     Found,
     LearnedReader,
+    softmax,
 )
 
 Log = print
@@ -352,12 +353,14 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
 
 
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
-    """The softmax temperature that makes held-out probabilities honest (least negative log-likelihood)."""
+    """The softmax temperature that makes held-out probabilities honest (least negative log-likelihood).
+    logits: (n, classes), or (turns, n, classes) for crops read in several turns, whose probabilities the
+    reader averages (`LearnedReader.classify`)."""
+    turns = logits if logits.ndim == 3 else logits[None]
     best, best_t = float("inf"), 1.0
     for t in np.exp(np.linspace(math.log(0.5), math.log(5), 60)):
-        z = logits / t
-        z = z - z.max(axis=1, keepdims=True)
-        nll = float(-(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(axis=1))).mean())
+        p = softmax(turns, float(t)).mean(axis=0)[np.arange(len(labels)), labels]
+        nll = float(-np.log(np.maximum(p, 1e-30)).mean())
         if nll < best:
             best, best_t = nll, float(t)
     return best_t
@@ -426,8 +429,9 @@ def found_labels(found: list[Found], boxes: list[tuple[float, float, float, floa
 
 
 def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
-    """The classifier's face logits for every die the detector finds in held-out scenes, and the true
-    class of each (the value of the die it lies on, or "no die"): what the reader's confidence says."""
+    """The classifier's face logits (turns, n, classes) for every die the detector finds in held-out scenes,
+    and the true class of each (the value of the die it lies on, or "no die"): what the reader's confidence
+    says."""
     logits, truth = [], []
     for image, labels in scenes:
         found = reader.detect(image)
@@ -439,7 +443,7 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
                 classes[j] = VALUES.index(str(label.value))
         logits.append(reader.logits(image, found)[0])
         truth += classes
-    return np.concatenate(logits), np.array(truth, np.int64)
+    return np.concatenate(logits, axis=1), np.array(truth, np.int64)
 
 
 # ---------------------------------------------------------------- export
@@ -594,18 +598,23 @@ def _meta(temp: float, detect_min: float, seed: int) -> dict:
 
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[float, float]:
     """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
-    photos) and its temperature (on the peaks it then finds in the held-out renders)."""
+    photos) and its temperature (on the peaks it then finds in the held-out renders). The temperature
+    decides which class of a die's averaged turns wins, so the threshold that depends on it is measured
+    twice: first at temperature 1, then at the temperature measured there (each run starts alike, so the
+    same models give the same calibration whatever their meta said before)."""
     sets = {"held-out renders": scenes}
     for name, image, labels in photos:
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
-    detect_min, tried = reader_threshold(reader, sets)
-    for t, counts in tried:
-        log(f"  peak threshold {t:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
-                                                    for name, (right, false) in counts.items()))
-    logits, truth = reader_logits(reader, scenes)
-    t = temperature(logits, truth)
-    right = float((logits.argmax(1) == truth).mean())
+    reader.temperature = 1.0
+    for _ in range(2):
+        detect_min, tried = reader_threshold(reader, sets)
+        logits, truth = reader_logits(reader, scenes)
+        reader.temperature = t = temperature(logits, truth)
+    for threshold, counts in tried:
+        log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
+                                                            for name, (right, false) in counts.items()))
+    right = float((softmax(logits, t).mean(axis=0).argmax(1) == truth).mean())
     log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
         f"classed right; temperature {t:.2f}")
     return detect_min, t

@@ -14,9 +14,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
   scaled to make them `WORK_DIE` px.
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
-  box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. It names the top
-  face (a pip value 1-6, a Treehouse symbol, or "no die") and the body colour. Its probabilities are
-  calibrated on held-out renders (temperature scaling), and the confidence is that probability.
+  box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it, in `TURNS` quarter
+  turns. It names the top face (a pip value 1-6, a Treehouse symbol, or "no die") and the body
+  colour. Its probabilities are calibrated on held-out renders (temperature scaling) and averaged
+  over the turns, and the confidence is that probability.
 - Neither threshold is set by hand: the detector's peak threshold (`detect_min`) and the classifier's
   temperature are measured on held-out renders by `companion train dice` and stored in the model's
   meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
@@ -57,7 +58,7 @@ SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at aga
 MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
-TURNS = 4  # each crop is read in this many quarter turns and their logits averaged (models trained since)
+TURNS = 4  # each crop is read in this many quarter turns and their probabilities averaged
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
@@ -201,21 +202,25 @@ class LearnedReader:
         return found
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        """The classifier's face (n, len(VALUES)) and colour (n, len(COLOURS)) logits for each die found,
-        averaged over its crop's `self.turns` quarter turns (a face's value and colour do not turn)."""
+        """The classifier's face (turns, n, len(VALUES)) and colour (turns, n, len(COLOURS)) logits for
+        each die found, in each of its crop's `self.turns` quarter turns (a face's value and colour do
+        not turn, so the turns are `self.turns` looks at the same die)."""
         if not found:
-            return np.zeros((0, len(VALUES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
+            return (np.zeros((self.turns, 0, len(VALUES)), np.float32),
+                    np.zeros((self.turns, 0, len(COLOURS)), np.float32))
         crops = np.stack([crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
         views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
         batch = np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         values, colours = self.classifier.run(None, {"crops": batch})
         n = len(found)
-        return values.reshape(self.turns, n, -1).mean(axis=0), colours.reshape(self.turns, n, -1).mean(axis=0)
+        return values.reshape(self.turns, n, -1), colours.reshape(self.turns, n, -1)
 
     def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS))."""
+        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)): the
+        mean of its turns' probabilities, so turns that disagree make a reading less sure (averaging
+        their logits instead ranked right readings above wrong ones less well on held-out renders)."""
         values, colours = self.logits(frame, found)
-        return softmax(values, self.temperature), softmax(colours)
+        return softmax(values, self.temperature).mean(axis=0), softmax(colours).mean(axis=0)
 
     def read_crop(self, image: np.ndarray) -> Die | None:
         """The one die a crop is known to hold (it fills most of it), or None when it reads as no die."""

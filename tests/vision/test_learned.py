@@ -3,6 +3,7 @@ working scale, calibration, and (where PyTorch is installed) a few training step
 
 from __future__ import annotations
 
+import math
 import re
 
 import cv2
@@ -301,7 +302,7 @@ def test_a_peak_on_a_stronger_peaks_face_is_the_same_die_seen_twice():
     assert one_per_face([pip, wider, neighbour, die]) == [die, neighbour]
 
 
-def test_each_crop_is_read_in_its_quarter_turns_and_their_logits_averaged():
+def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged():
     from vision.learned import COLOURS, VALUES
 
     class Session:
@@ -319,10 +320,34 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_logits_averaged():
     frame[:100, :100] = 255  # the crop round (100, 100) is bright in its top-left quarter only
     die = [Found(100, 100, 50, 50, 0.9)]
     reader.turns = 1
-    assert reader.logits(frame, die)[0][0, 1] == pytest.approx(1.0)
+    assert reader.logits(frame, die)[0][:, 0, 1] == pytest.approx([1.0])
     reader.turns = 4  # one of the four turns has the bright quarter top left
-    assert reader.logits(frame, die)[0][0, 1] == pytest.approx(0.25)
-    assert reader.classify(frame, die)[0].shape == (1, len(VALUES))
+    assert sorted(reader.logits(frame, die)[0][:, 0, 1]) == pytest.approx([0, 0, 0, 1])
+    sure, unsure = math.e / (math.e + len(VALUES) - 1), 1 / len(VALUES)  # "1" in that turn, in the others
+    values, colours = reader.classify(frame, die)
+    assert values.shape == (1, len(VALUES)) and colours.shape == (1, len(COLOURS))
+    assert values[0, 1] == pytest.approx((sure + 3 * unsure) / 4)  # the turns' probabilities, averaged
+    assert values.sum() == pytest.approx(1.0)
+    assert reader.classify(frame, [])[0].shape == (0, len(VALUES))
+
+
+def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():
+    from vision.dicetrain import temperature
+    from vision.learned import softmax
+
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 5, 3000)
+    # each of four turns sees the die with its own noise: alone, each turn is overconfident
+    logits = 3 * (np.eye(5)[labels][None] + rng.normal(0, 1, (4, 3000, 5)))
+    t = temperature(logits, labels)
+
+    def nll(t: float) -> float:
+        p = softmax(logits, t).mean(axis=0)[np.arange(3000), labels]
+        return float(-np.log(p).mean())
+
+    assert nll(t) <= min(nll(t * 1.1), nll(t / 1.1))
+    assert t < temperature(logits[0], labels)  # four noisy looks together are less overconfident than one
+    assert temperature(logits[:1], labels) == pytest.approx(temperature(logits[0], labels))
 
 
 def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedReader:
@@ -359,3 +384,17 @@ def test_a_die_whose_kind_rests_on_its_body_colour_is_only_as_sure_as_that_colou
     # a 5 is no grey die's face (1-4), so its body does not decide its kind
     five = _reader_of(["5", "5"], [{"white": 1.0}, {"grey": 0.3, "white": 0.7}]).read(frame)
     assert five[1].kind == "d6" and five[1].confidence == pytest.approx(0.99)
+
+
+def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
+    from vision import dicetrain
+
+    scenes = [dicetrain._held_out_scene((5, k)) for k in range(4)]
+    got = []
+    for before in (1.0, 4.0):
+        reader = LearnedReader()  # the committed models
+        reader.temperature = before
+        got.append(dicetrain.calibrate(reader, scenes, [], log=lambda *_: None))
+    assert got[0] == got[1]
+    detect_min, t = got[0]
+    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5
