@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -596,6 +597,33 @@ def _meta(temp: float, detect_min: float, seed: int) -> dict:
             "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "seed": seed}
 
 
+@contextmanager
+def logits_remembered(reader: LearnedReader) -> Iterator[None]:
+    """While it lasts, the classifier reads each die the detector finds in a frame once: calibrating sweeps
+    the peak threshold twice over the same frames, which finds the same dice again and again, and a die's
+    logits depend on its frame and box only (not on the threshold or the temperature)."""
+    plain, memo, frames = reader.logits, {}, []
+
+    def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+        frames.append(frame)  # held, so no other frame takes its id while the memo lasts
+        keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
+        new = [f for f, key in zip(found, keys, strict=True) if key not in memo]
+        if new:
+            values, colours = plain(frame, new)
+            for i, f in enumerate(new):
+                memo[(id(frame), f.cx, f.cy, f.w, f.h)] = values[:, i], colours[:, i]
+        if not found:
+            return plain(frame, found)
+        return (np.stack([memo[key][0] for key in keys], axis=1),
+                np.stack([memo[key][1] for key in keys], axis=1))
+
+    reader.logits = logits
+    try:
+        yield
+    finally:
+        del reader.logits
+
+
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[float, float]:
     """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
     photos) and its temperature (on the peaks it then finds in the held-out renders). The temperature
@@ -607,10 +635,11 @@ def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[f
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
     reader.temperature = 1.0
-    for _ in range(2):
-        detect_min, tried = reader_threshold(reader, sets)
-        logits, truth = reader_logits(reader, scenes)
-        reader.temperature = t = temperature(logits, truth)
+    with logits_remembered(reader):
+        for _ in range(2):
+            detect_min, tried = reader_threshold(reader, sets)
+            logits, truth = reader_logits(reader, scenes)
+            reader.temperature = t = temperature(logits, truth)
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
                                                             for name, (right, false) in counts.items()))
