@@ -605,15 +605,15 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
     plain, memo, frames = reader.logits, {}, []
 
     def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        frames.append(frame)  # held, so no other frame takes its id while the memo lasts
-        keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
-        new = [f for f, key in zip(found, keys, strict=True) if key not in memo]
-        if new:
-            values, colours = plain(frame, new)
-            for i, f in enumerate(new):
-                memo[(id(frame), f.cx, f.cy, f.w, f.h)] = values[:, i], colours[:, i]
         if not found:
             return plain(frame, found)
+        frames.append(frame)  # held, so no other frame takes its id while the memo lasts
+        keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
+        new = [(f, key) for f, key in zip(found, keys, strict=True) if key not in memo]
+        if new:
+            values, colours = plain(frame, [f for f, _ in new])
+            for i, (_, key) in enumerate(new):
+                memo[key] = values[:, i], colours[:, i]
         return (np.stack([memo[key][0] for key in keys], axis=1),
                 np.stack([memo[key][1] for key in keys], axis=1))
 
