@@ -44,7 +44,7 @@ from vision.learned import (
     VALUES,
     Found,
     LearnedReader,
-    softmax,
+    pooled,
 )
 
 Log = print
@@ -356,11 +356,11 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     """The softmax temperature that makes held-out probabilities honest (least negative log-likelihood).
     logits: (n, classes), or (turns, n, classes) for crops read in several turns, whose probabilities the
-    reader averages (`LearnedReader.classify`)."""
+    reader pools (`vision.learned.pooled`)."""
     turns = logits if logits.ndim == 3 else logits[None]
     best, best_t = float("inf"), 1.0
     for t in np.exp(np.linspace(math.log(0.5), math.log(5), 60)):
-        p = softmax(turns, float(t)).mean(axis=0)[np.arange(len(labels)), labels]
+        p = pooled(turns, float(t))[np.arange(len(labels)), labels]
         nll = float(-np.log(np.maximum(p, 1e-30)).mean())
         if nll < best:
             best, best_t = nll, float(t)
@@ -602,12 +602,12 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
     """While it lasts, the classifier reads each die the detector finds in a frame once: calibrating sweeps
     the peak threshold twice over the same frames, which finds the same dice again and again, and a die's
     logits depend on its frame and box only (not on the threshold or the temperature)."""
-    plain, memo, frames = reader.logits, {}, []
+    plain, memo, frames = reader.logits, {}, {}
 
     def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         if not found:
             return plain(frame, found)
-        frames.append(frame)  # held, so no other frame takes its id while the memo lasts
+        frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
         keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
         new = [(f, key) for f, key in zip(found, keys, strict=True) if key not in memo]
         if new:
@@ -643,7 +643,7 @@ def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[f
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
                                                             for name, (right, false) in counts.items()))
-    right = float((softmax(logits, t).mean(axis=0).argmax(1) == truth).mean())
+    right = float((pooled(logits, t).argmax(1) == truth).mean())
     log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
         f"classed right; temperature {t:.2f}")
     return detect_min, t

@@ -137,6 +137,13 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def pooled(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """A die read in several turns, logits (turns, n, classes) -> probabilities (n, classes): the mean of
+    the turns' probabilities, so turns that disagree make a reading less sure. The one place the turns are
+    pooled: the reader and its calibration (`vision.dicetrain.temperature`) both call it."""
+    return softmax(logits, temperature).mean(axis=0)
+
+
 class LearnedReader:
     """The two ONNX networks and their calibration; `read` a frame into Die readings."""
 
@@ -216,11 +223,11 @@ class LearnedReader:
         return values.reshape(self.turns, n, -1), colours.reshape(self.turns, n, -1)
 
     def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)): the
-        mean of its turns' probabilities, so turns that disagree make a reading less sure (averaging
-        their logits instead ranked right readings above wrong ones less well on held-out renders)."""
+        """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)),
+        its turns `pooled` (averaging their logits instead ranked right readings above wrong ones less well
+        on the calibration renders)."""
         values, colours = self.logits(frame, found)
-        return softmax(values, self.temperature).mean(axis=0), softmax(colours).mean(axis=0)
+        return pooled(values, self.temperature), pooled(colours)
 
     def read_crop(self, image: np.ndarray) -> Die | None:
         """The one die a crop is known to hold (it fills most of it), or None when it reads as no die."""
