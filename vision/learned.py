@@ -12,7 +12,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   quarter of its input) sees the frame at a working scale that follows the dice: with a calibrated
   die size the frame is scaled so a die is `WORK_DIE` px across; without one, a first look at
   `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
-  scaled to make them `WORK_DIE` px.
+  scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as close as
+  the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed by it).
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
   box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it, in `TURNS` quarter
   turns. It names the top face (a pip value 1-6, a Treehouse symbol, or "no die") and the body
@@ -202,10 +203,13 @@ class LearnedReader:
             return self.detect_at(frame, min(1.0, WORK_DIE / die_px, MAX_LONG / longest))
         coarse = min(1.0, COARSE_LONG / longest)
         found = self.detect_at(frame, coarse)
-        if found and coarse < 1.0:  # every peak found is at or above the calibrated detect_min
-            typical = float(np.median([max(f.w, f.h) for f in found])) * coarse
-            if typical < SMALL_DIE:
-                return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
+        if coarse >= 1.0:
+            return found
+        if not found:  # the first look shrinks a 15 px die to a few px: nothing seen is not yet no dice
+            return self.detect_at(frame, min(1.0, MAX_LONG / longest))
+        typical = float(np.median([max(f.w, f.h) for f in found])) * coarse  # every peak >= detect_min
+        if typical < SMALL_DIE:
+            return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
         return found
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision import diceset
-from vision.learned import CROP, STRIDE, WORK_DIE, Found, LearnedReader, crop, peaks, working_size
+from vision.learned import CROP, MAX_LONG, STRIDE, WORK_DIE, Found, LearnedReader, crop, peaks, working_size
 
 
 def _run(name: str) -> tuple[str, int]:
@@ -75,14 +75,15 @@ def test_a_crop_looks_the_same_whatever_the_dies_size_in_the_frame():
 
 
 class _Looks(LearnedReader):
-    """A reader whose detector finds dice of a given size (px in the frame) and records its looks."""
+    """A reader whose detector finds dice of a given size (px in the frame) at the scales it sees them
+    at least `seen_from` px across (any scale if 0), and records its looks."""
 
-    def __init__(self, die: float):
-        self.die, self.scales = die, []
+    def __init__(self, die: float, seen_from: float = 0.0):
+        self.die, self.seen_from, self.scales = die, seen_from, []
 
     def detect_at(self, frame, scale):
         self.scales.append(scale)
-        return [Found(100, 100, self.die, self.die, 0.9)]
+        return [Found(100, 100, self.die, self.die, 0.9)] if self.die * scale >= self.seen_from else []
 
 
 def test_the_working_scale_follows_a_calibrated_die_size():
@@ -98,6 +99,17 @@ def test_small_dice_are_looked_at_again_larger_and_large_ones_are_not():
     large = _Looks(die=120)
     large.detect(np.zeros((720, 1280, 3), np.uint8))
     assert large.scales == [pytest.approx(0.25)]
+
+
+def test_a_frame_where_the_first_look_finds_nothing_is_looked_at_again_as_close_as_the_reader_looks():
+    tiny = _Looks(die=18, seen_from=8)  # 4.5 px at the first look of a 1280 px frame: not seen there
+    assert len(tiny.detect(np.zeros((720, 1280, 3), np.uint8))) == 1
+    assert tiny.scales == [pytest.approx(0.25), pytest.approx(MAX_LONG / 1280)]
+    empty = _Looks(die=18, seen_from=1000)  # an empty table: two looks, no dice
+    assert empty.detect(np.zeros((480, 640, 3), np.uint8)) == []
+    assert empty.scales == [pytest.approx(0.5), 1.0]
+    whole = _Looks(die=18, seen_from=1000)  # a frame the first look sees whole is not looked at again
+    assert whole.detect(np.zeros((240, 320, 3), np.uint8)) == [] and whole.scales == [1.0]
 
 
 def test_working_sizes_are_multiples_of_the_detectors_stride():
