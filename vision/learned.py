@@ -197,19 +197,19 @@ class LearnedReader:
 
     def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
         """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""
-        height, width = frame.shape[:2]
-        longest = max(width, height)
+        longest = max(frame.shape[:2])
+        closest = min(1.0, MAX_LONG / longest)  # the closest look: never enlarged, at most MAX_LONG
         if die_px:
-            return self.detect_at(frame, min(1.0, WORK_DIE / die_px, MAX_LONG / longest))
+            return self.detect_at(frame, min(closest, WORK_DIE / die_px))
         coarse = min(1.0, COARSE_LONG / longest)
         found = self.detect_at(frame, coarse)
         if coarse >= 1.0:
             return found
         if not found:  # the first look shrinks a 15 px die to a few px: nothing seen is not yet no dice
-            return self.detect_at(frame, min(1.0, MAX_LONG / longest))
+            return self.detect_at(frame, closest)
         typical = float(np.median([max(f.w, f.h) for f in found])) * coarse  # every peak >= detect_min
         if typical < SMALL_DIE:
-            return self.detect_at(frame, min(1.0, WORK_DIE / typical * coarse, MAX_LONG / longest))
+            return self.detect_at(frame, min(closest, WORK_DIE / typical * coarse))
         return found
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
