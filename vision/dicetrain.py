@@ -451,16 +451,19 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
 
 
 def export(detector, classifier, meta: dict, out: Path) -> None:
-    """Both networks to ONNX (opset 17) and the calibration beside them, in `out`."""
+    """Both networks to ONNX (opset 17) and the calibration beside them, in `out` (detector None: the
+    detector already in `out` stays)."""
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
     with torch.no_grad():
-        torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / DETECTOR.name),
-                          input_names=["image"], output_names=["heat", "size", "offset"], opset_version=17,
-                          dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
-                                        "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
-                          dynamo=False)
+        if detector is not None:
+            torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / DETECTOR.name),
+                              input_names=["image"], output_names=["heat", "size", "offset"],
+                              opset_version=17,
+                              dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
+                                            "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
+                              dynamo=False)
         torch.onnx.export(classifier, torch.zeros(1, 3, 40, 40), str(out / CLASSIFIER.name),
                           input_names=["crops"], output_names=["values", "colours"], opset_version=17,
                           dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
@@ -541,12 +544,17 @@ def run(args, log=Log) -> int:
     device = args.device  # resolved by the command (`training_device`)
     t0 = time.time()
     log(f"training on {device}")
-    log(f"rendering {args.tiles} detector tiles ({workers} processes)")
-    parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
-    tiles = np.concatenate([p[0] for p in parts])
-    maps = np.concatenate([p[1] for p in parts])
+    keep = getattr(args, "keep_detector", False)
+    if keep and not (out / DETECTOR.name).is_file():
+        raise ValueError(f"--keep-detector: there is no {DETECTOR.name} in {out} to keep")
+    if not keep:
+        log(f"rendering {args.tiles} detector tiles ({workers} processes)")
+        parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
+        tiles = np.concatenate([p[0] for p in parts])
+        maps = np.concatenate([p[1] for p in parts])
     photos = training_photos(diceset.SHARED)
-    log(f"  {len(tiles)} tiles, {len(photos)} training photos ({time.time() - t0:.0f} s into the run)")
+    log(f"  {0 if keep else len(tiles)} tiles, {len(photos)} training photos "
+        f"({time.time() - t0:.0f} s into the run)")
 
     def photo_tiles(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         ts, ms = [], []
@@ -564,8 +572,13 @@ def run(args, log=Log) -> int:
     scenes = calibration_scenes(args)
     log(f"  {len(crops)} crops, {len(scenes)} held-out scenes ({time.time() - t0:.0f} s into the run)")
 
-    detector = train_detector(tiles, maps, photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
-                              args.detector_steps, seed, log, device)
+    if keep:  # the classifier alone, on the detector of a whole run (whose part is seeded apart)
+        detector = None
+        log(f"keeping the detector in {out}")
+    else:
+        detector = train_detector(tiles, maps,
+                                  photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
+                                  args.detector_steps, seed, log, device)
     _, Classifier = _layers()
     # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)

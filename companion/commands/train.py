@@ -31,6 +31,9 @@ def add_parser(sub) -> None:
                    help="where to train: cpu (default; the committed weights are made there, bit for bit), "
                    "cuda (a GPU: faster, weights differ in the last digits) or auto (cuda if there is one)")
     d.add_argument("--out", default="vision/data", help="folder of the ONNX files (default vision/data)")
+    d.add_argument("--keep-detector", action="store_true",
+                   help="train only the classifier, on the detector already in --out (what a whole run gives "
+                   "when that detector is the one the whole run makes)")
     d.add_argument("--recalibrate", action="store_true",
                    help="only measure the peak threshold and temperature of the models in --out again")
     d.set_defaults(handler=run_dice)
@@ -50,9 +53,9 @@ def run_dice(args) -> int:
 
     try:
         args.device = training_device(args.device)
+        return run(args)
     except ValueError as err:
         raise CommandError(str(err)) from err
-    return run(args)
 
 
 def run_faces(args) -> int:

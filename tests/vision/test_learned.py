@@ -437,3 +437,12 @@ def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
         want = plain.logits(frame, found)
         assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
     assert "logits" not in vars(reader)  # the reader reads as before once calibrated
+
+
+def test_training_the_classifier_alone_needs_a_detector_to_keep(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from companion.cli import main
+
+    assert main(["train", "dice", "--keep-detector", "--out", str(tmp_path)]) != 0
+    assert "no dice_detector.onnx" in capsys.readouterr().err
