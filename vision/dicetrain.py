@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -166,6 +167,37 @@ def ahead(make: Callable[[], T], count: int, depth: int = 2) -> Iterator[T]:
             yield made
 
 
+_MAKER: Callable[[np.random.Generator], object] | None = None  # what `forked`'s processes call
+
+
+def _made(job: tuple[int, int, int]) -> object:
+    seed, stream, k = job
+    return _MAKER(np.random.default_rng([seed, stream, k]))
+
+
+def forked(make: Callable[[np.random.Generator], T], count: int, seed: int, stream: int, workers: int,
+           depth: int = 4) -> Iterator[T]:
+    """`make(rng)`'s results for batches 0 .. count-1 in order, batch k drawn from its own generator
+    [seed, stream, k], made by `workers` forked processes up to `depth` each ahead: where a training
+    step is far quicker than cutting its batch (on a GPU the detector's step takes a few ms, its batch
+    about 60 ms of one core), the batches keep up. Another draw than `ahead`'s one generator, so other
+    weights than the CPU's (which are the committed ones). `make` may be a closure: the processes are
+    forked after it is set, so it is never pickled."""
+    global _MAKER
+    _MAKER = make
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            pending = deque(pool.submit(_made, (seed, stream, k)) for k in range(min(depth * workers, count)))
+            for k in range(count):
+                made = pending.popleft().result()
+                if k + depth * workers < count:
+                    pending.append(pool.submit(_made, (seed, stream, k + depth * workers)))
+                yield made
+    finally:
+        _MAKER = None
+
+
 Labels = list[tuple[int, tuple[int, int, int, int]]]
 
 
@@ -258,9 +290,11 @@ def _trained(net):
 
 
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
-                   device: str = "cpu"):
+                   device: str = "cpu", batch_workers: int = 1):
     """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
-    on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU."""
+    on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
+    are cut in one background thread from one generator (`ahead`), or with `batch_workers` > 1 by as many
+    processes, each batch from its own (`forked`: for a GPU, which would otherwise wait for them)."""
     import torch
 
     Detector, _ = _layers()
@@ -270,7 +304,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch, real = 24, 12
 
-    def make() -> tuple[np.ndarray, np.ndarray]:
+    def sample(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         pick = rng.integers(0, len(tiles), batch - real)
         bt, bm = tiles[pick], maps[pick]
         pt, pm = photo_tiles(rng, real)
@@ -278,9 +312,11 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         return _augment_tiles(rng, bt, bm)
 
+    batches = ahead(lambda: sample(rng), steps) if batch_workers <= 1 else \
+        forked(sample, steps, seed, 10, batch_workers)
     t0, total = time.time(), 0.0
     net.train()
-    for step, (x, y) in enumerate(ahead(make, steps)):
+    for step, (x, y) in enumerate(batches):
         _cosine(opt, step, steps)
         loss = detector_loss(net(_batch(x, device)), torch.from_numpy(y).to(device))
         opt.zero_grad()
@@ -578,7 +614,8 @@ def run(args, log=Log) -> int:
     else:
         detector = train_detector(tiles, maps,
                                   photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
-                                  args.detector_steps, seed, log, device)
+                                  args.detector_steps, seed, log, device,
+                                  workers if device != "cpu" else 1)
     _, Classifier = _layers()
     # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)

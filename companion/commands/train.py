@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
     d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
     d.add_argument("--classifier-steps", type=int, default=8000, help="classifier batches (default 8000)")
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
-    d.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
+    d.add_argument("--workers", type=int, default=2,
+                   help="processes rendering scenes, and on a GPU cutting the detector's batches (default 2)")
     d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")
     d.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                    help="where to train: cpu (default; the committed weights are made there, bit for bit), "

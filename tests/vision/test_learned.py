@@ -182,6 +182,36 @@ def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
     assert list(ahead(batches(rng), 0)) == []
 
 
+def test_batches_made_by_forked_processes_come_in_order_each_from_its_own_seeded_generator():
+    from vision.dicetrain import forked
+
+    made = list(forked(lambda rng: rng.integers(0, 1000, 4), 11, seed=5, stream=10, workers=2, depth=2))
+    want = [np.random.default_rng([5, 10, k]).integers(0, 1000, 4) for k in range(11)]
+    assert len(made) == 11 and all((a == b).all() for a, b in zip(made, want, strict=True))
+    assert list(forked(lambda rng: 0, 0, seed=5, stream=10, workers=2)) == []
+
+    def broken(rng):
+        raise ValueError("a photo could not be cut")
+
+    with pytest.raises(ValueError, match="could not be cut"):
+        list(forked(broken, 5, seed=5, stream=10, workers=2))
+
+
+def test_a_detector_trained_on_forked_batches_is_the_same_for_the_same_seed():
+    torch = pytest.importorskip("torch")
+    from vision import dicetrain
+
+    torch.set_num_threads(1)
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
+
+    def trained(seed: int):
+        net = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=3, seed=seed,
+                                       log=lambda *_: None, batch_workers=2)
+        return torch.cat([p.flatten() for p in net.state_dict().values() if p.is_floating_point()])
+
+    assert torch.equal(trained(0), trained(0))
+
+
 def test_a_batch_that_cannot_be_made_stops_the_training_with_its_error():
     from vision.dicetrain import ahead
 
