@@ -25,7 +25,7 @@ import multiprocessing
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision import bench, diceset
+from vision.errors import ModelFileError
 from vision.learned import (
     CLASSIFIER,
     COLOURS,
@@ -154,17 +155,22 @@ def _chunks(seed: int, total: int, size: int, *extra: int) -> list[tuple[int, ..
 T = TypeVar("T")
 
 
+def _in_order(submit: Callable[[int], Future], count: int, depth: int) -> Iterator:
+    """The results of `submit(k)`'s futures for k = 0 .. count-1, in order, at most `depth` in flight."""
+    pending = deque(submit(k) for k in range(min(depth, count)))
+    for k in range(count):
+        made = pending.popleft().result()
+        if k + depth < count:
+            pending.append(submit(k + depth))
+        yield made
+
+
 def ahead(make: Callable[[], T], count: int, depth: int = 2) -> Iterator[T]:
     """`make()`'s results, `count` of them, made in one background thread up to `depth` ahead: the next
     batches are cut and augmented (numpy and OpenCV, which let go of the GIL) while PyTorch trains on
     this one. One thread calls `make` in order, so a seeded `make` gives the same batches as a loop."""
     with ThreadPoolExecutor(1, thread_name_prefix="batches") as pool:
-        pending = deque(pool.submit(make) for _ in range(min(depth, count)))
-        for k in range(count):
-            made = pending.popleft().result()
-            if k + depth < count:
-                pending.append(pool.submit(make))
-            yield made
+        yield from _in_order(lambda _: pool.submit(make), count, depth)
 
 
 _MAKER: Callable[[np.random.Generator], object] | None = None  # what `forked`'s processes call
@@ -185,15 +191,9 @@ def forked(make: Callable[[np.random.Generator], T], count: int, seed: int, stre
     forked after it is set, so it is never pickled."""
     global _MAKER
     _MAKER = make
-    context = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            pending = deque(pool.submit(_made, (seed, stream, k)) for k in range(min(depth * workers, count)))
-            for k in range(count):
-                made = pending.popleft().result()
-                if k + depth * workers < count:
-                    pending.append(pool.submit(_made, (seed, stream, k + depth * workers)))
-                yield made
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            yield from _in_order(lambda k: pool.submit(_made, (seed, stream, k)), count, depth * workers)
     finally:
         _MAKER = None
 
@@ -300,7 +300,6 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     Detector, _ = _layers()
     torch.manual_seed(seed)
     net = Detector().to(device, memory_format=torch.channels_last)  # as `_batch` lays out its input
-    rng = np.random.default_rng([seed, 10])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch, real = 24, 12
 
@@ -312,8 +311,11 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         return _augment_tiles(rng, bt, bm)
 
-    batches = ahead(lambda: sample(rng), steps) if batch_workers <= 1 else \
-        forked(sample, steps, seed, 10, batch_workers)
+    if batch_workers > 1:
+        batches = forked(sample, steps, seed, 10, batch_workers)
+    else:
+        rng = np.random.default_rng([seed, 10])
+        batches = ahead(lambda: sample(rng), steps)
     t0, total = time.time(), 0.0
     net.train()
     for step, (x, y) in enumerate(batches):
@@ -582,15 +584,9 @@ def run(args, log=Log) -> int:
     log(f"training on {device}")
     keep = getattr(args, "keep_detector", False)
     if keep and not (out / DETECTOR.name).is_file():
-        raise ValueError(f"--keep-detector: there is no {DETECTOR.name} in {out} to keep")
-    if not keep:
-        log(f"rendering {args.tiles} detector tiles ({workers} processes)")
-        parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
-        tiles = np.concatenate([p[0] for p in parts])
-        maps = np.concatenate([p[1] for p in parts])
+        raise ModelFileError(f"--keep-detector: there is no {DETECTOR.name} in {out} to keep")
     photos = training_photos(diceset.SHARED)
-    log(f"  {0 if keep else len(tiles)} tiles, {len(photos)} training photos "
-        f"({time.time() - t0:.0f} s into the run)")
+    log(f"  {len(photos)} training photos ({time.time() - t0:.0f} s into the run)")
 
     def photo_tiles(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         ts, ms = [], []
@@ -612,6 +608,11 @@ def run(args, log=Log) -> int:
         detector = None
         log(f"keeping the detector in {out}")
     else:
+        log(f"rendering {args.tiles} detector tiles ({workers} processes)")
+        parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
+        tiles = np.concatenate([p[0] for p in parts])
+        maps = np.concatenate([p[1] for p in parts])
+        log(f"  {len(tiles)} tiles ({time.time() - t0:.0f} s into the run)")
         detector = train_detector(tiles, maps,
                                   photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
                                   args.detector_steps, seed, log, device,

@@ -17,3 +17,7 @@ class CameraError(VisionError, RuntimeError):
 
 class SourceSpecError(VisionError, ValueError):
     """A frame-source spec such as "opencv:0" could not be understood."""
+
+
+class ModelFileError(VisionError, FileNotFoundError):
+    """A model file a command needs is not in the folder it was asked to use."""

@@ -51,11 +51,15 @@ def _need_torch() -> None:
 def run_dice(args) -> int:
     _need_torch()
     from vision.dicetrain import run, training_device
+    from vision.errors import VisionError
 
     try:
         args.device = training_device(args.device)
-        return run(args)
     except ValueError as err:
+        raise CommandError(str(err)) from err
+    try:
+        return run(args)
+    except VisionError as err:  # what the user can mend (a missing model, an unreadable photo), not a bug
         raise CommandError(str(err)) from err
 
 
