@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.games import IllegalAction
 from companion.games.dog import seven
-from companion.games.dog.board import FRESH, canonical
+from companion.games.dog.board import FRESH, canonical, teams_for
 from tests.games.dog_table import GAME, play, plays_of, position, targets
 
 
@@ -164,4 +164,31 @@ def test_grouped_search_finds_exactly_the_boards_of_every_single_step_path(codes
         here = board
         for index, code in path:
             here = next(b for b, step in seven.children(here, 0, canadian) if step == (index, code))
+        assert canonical(here) == end
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(5, "3x2"), (6, "3x2"), (6, "2x3")]), st.booleans(),
+       st.randoms(use_true_random=False))
+def test_five_and_six_seat_boards_list_the_boards_of_every_single_step_path(seated, canadian, rng):
+    seats, layout = seated
+    teams = teams_for(seats, layout)
+    track, fresh = 16 * seats, 20 * seats
+    board, used = [], set()
+    for i in range(4 * seats):  # a quarter of the marbles out: enough to meet, few enough to search
+        colour = i // 4
+        code = rng.choice([-1, -1, -1, rng.randrange(track), track + 4 * colour + rng.randrange(4)])
+        if i % 4 == 0 and rng.random() < 0.2 and 16 * colour not in used:
+            code = fresh + colour  # a fresh start marble, its start hole left free
+        board.append(-1 if code in used else code)
+        used.add(code if code < fresh else 16 * colour)
+    board = tuple(board)
+    seat = rng.randrange(seats)
+    found = seven.outcomes(board, seat, canadian, 7, teams)
+    layers = seven._switching_layers(board, seat, canadian, 7, teams)
+    assert set(found) == {canonical(end) for end in layers[-1]}
+    for end, path in found.items():
+        here = board
+        for index, code in path:
+            here = next(b for b, step in seven.children(here, seat, canadian, teams) if step == (index, code))
         assert canonical(here) == end
