@@ -121,14 +121,24 @@ def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP)
     m = np.float32([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]])
     if scale < 0.7:  # shrinking a lot: smooth first so pips do not alias away
         sigma = 0.45 / scale
-        x0, y0 = int(max(0, cx - side)), int(max(0, cy - side))
-        x1, y1 = int(min(frame.shape[1], cx + side + 1)), int(min(frame.shape[0], cy + side + 1))
+        # only the crop's square and the blur's reach round it (OpenCV's kernel: radius <= 3 sigma + 1)
+        reach = side / 2 + 3 * sigma + 3
+        x0, y0 = int(max(0, cx - reach)), int(max(0, cy - reach))
+        x1, y1 = int(min(frame.shape[1], cx + reach + 1)), int(min(frame.shape[0], cy + reach + 1))
         if x1 - x0 < 2 or y1 - y0 < 2:
             return np.zeros((size, size, 3), np.uint8)
         region = cv2.GaussianBlur(frame[y0:y1, x0:x1], (0, 0), sigma)
         m[:, 2] += m[:, :2] @ np.float32([x0, y0])
         frame = region
     return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+QUARTER_TURNS = (None, cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
+
+
+def turned(image: np.ndarray, k: int) -> np.ndarray:
+    """The image turned k quarter turns anticlockwise (`np.rot90`'s way, in a fifth of its time)."""
+    return image if k % 4 == 0 else cv2.rotate(image, QUARTER_TURNS[k % 4])
 
 
 def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
@@ -219,8 +229,8 @@ class LearnedReader:
         if not found:
             return (np.zeros((self.turns, 0, len(VALUES)), np.float32),
                     np.zeros((self.turns, 0, len(COLOURS)), np.float32))
-        crops = np.stack([crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found])
-        views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
+        crops = [crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found]
+        views = np.stack([turned(c, k) for k in range(self.turns) for c in crops])
         batch = np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         values, colours = self.classifier.run(None, {"crops": batch})
         n = len(found)

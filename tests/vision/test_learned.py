@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from vision import diceset
-from vision.learned import CROP, MAX_LONG, STRIDE, WORK_DIE, Found, LearnedReader, crop, peaks, working_size
+from vision.learned import (
+    CROP,
+    MAX_LONG,
+    STRIDE,
+    WORK_DIE,
+    Found,
+    LearnedReader,
+    crop,
+    peaks,
+    turned,
+    working_size,
+)
 
 
 def _run(name: str) -> tuple[str, int]:
@@ -72,6 +83,25 @@ def test_a_crop_looks_the_same_whatever_the_dies_size_in_the_frame():
     b = crop(big, 72 * 5 + 2, 52 * 5 + 2, 38 * 5).astype(float)
     assert a.shape == b.shape == (CROP, CROP, 3)
     assert np.abs(a - b).mean() < 12
+
+
+@pytest.mark.parametrize(("cx", "cy", "side"),
+                         [(200, 150, 120), (20, 30, 200), (390, 290, 90), (150.3, 99.7, 64.5)])
+def test_a_shrunk_crop_is_the_blurred_frame_resampled_though_only_round_the_die_is_blurred(cx, cy, side):
+    frame = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 256, (300, 400, 3), np.uint8), (0, 0), 2)
+    scale = CROP / side
+    m = np.float32([[scale, 0, CROP / 2 - cx * scale], [0, scale, CROP / 2 - cy * scale]])
+    whole = cv2.warpAffine(cv2.GaussianBlur(frame, (0, 0), 0.45 / scale), m, (CROP, CROP),
+                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # at most one level apart: the resampling's fixed-point coordinates round a moved origin differently
+    assert np.abs(crop(frame, cx, cy, side).astype(int) - whole).max() <= 1
+
+
+@pytest.mark.parametrize("shape", [(40, 40, 3), (30, 50, 3), (7, 5)])
+def test_a_crop_turned_k_quarter_turns_is_numpys_rot90(shape):
+    image = np.random.default_rng(1).integers(0, 256, shape, np.uint8)
+    for k in range(-1, 6):
+        assert np.array_equal(turned(image, k), np.rot90(image, k))
 
 
 class _Looks(LearnedReader):
