@@ -41,12 +41,15 @@ from vision.learned import (
     CONTEXT,
     CROP_FILL,
     DETECTOR,
+    KIND_FROM_COLOUR,
     META,
     TURNS,
     VALUES,
     Found,
     LearnedReader,
+    kind_features,
     pooled,
+    typical_d6,
 )
 
 Log = print
@@ -428,19 +431,23 @@ def calibration_scenes(args) -> Scenes:
 def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
-    "no die") gets the most dice right (value and kind, as `bench.score_photo` counts) less false dice,
-    from `PEAK_GRID`: a missed die and a false one each cost a player one correction. Each set's count is
-    divided by its dice, so the held-out renders and each set of training photos weigh alike. Also, for
-    each threshold tried, (right, false) per set."""
+    "no die") gets the most dice's values right less false dice, from `PEAK_GRID`: a missed die and a false
+    one each cost a player one correction. A die's kind is left out: it is the kind model's to get right
+    (`kind_model`, fit at the threshold found here), not the detector's. Each set's count is divided by its
+    dice, so the held-out renders and each set of training photos weigh alike. Also, for each threshold
+    tried, (right, false) per set."""
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
         counts = {}
         for name, scenes in sets.items():
-            tally = bench.Tally()
+            right = false = 0
             for image, labels in scenes:
-                bench.score_photo(tally, name, labels, reader.read(image))
-            counts[name] = (tally.dice_right, tally.false_dice)
+                paired, extra = bench.match(labels, reader.read(image))
+                right += sum(die is not None and die.value == label.value
+                             for label, die in zip(labels, paired, strict=True))
+                false += len(extra)
+            counts[name] = (right, false)
         tried.append((t, counts))
     dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
     best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
@@ -483,6 +490,47 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
         logits.append(reader.logits(image, found)[0])
         truth += classes
     return np.concatenate(logits, axis=1), np.array(truth, np.int64)
+
+
+def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
+    """`kind_features` (n, 3) of every die reading 1-4 that the reader finds on a d6 or a grey die in the
+    scenes, and whether that die is the grey one (n,)."""
+    features, grey = [], []
+    for image, labels in scenes:
+        faces = reader.faces(image)
+        typical = typical_d6([(f, value, pc) for f, value, pc, _ in faces])
+        on = found_labels([f for f, _, _, _ in faces], [lb.box for lb in labels])
+        for label, j in zip(labels, on, strict=True):
+            if j is None or label.kind not in ("d6", "grey"):
+                continue
+            f, value, pc, _ = faces[j]
+            if value.isdigit() and int(value) <= 4:
+                features.append(kind_features(f, pc, typical))
+                grey.append(label.kind == "grey")
+    return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
+
+
+def logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 50) -> tuple[float, ...]:
+    """Weights and bias of a logistic regression of y (0/1) on x (n, k), by Newton's method, the weights
+    (not the bias) held back by an L2 penalty `l2` so that data a line separates still gives finite ones."""
+    a = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(a.shape[1])
+    penalty = np.diag([l2] * x.shape[1] + [0.0])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a @ w, -50, 50)))
+        gradient = a.T @ (p - y) + penalty @ w
+        hessian = (a * (p * (1 - p))[:, None]).T @ a + penalty + 1e-9 * np.eye(len(w))
+        w = w - np.linalg.solve(hessian, gradient)
+    return tuple(float(v) for v in w)
+
+
+def kind_model(reader: LearnedReader, scenes: Scenes) -> tuple[float, ...]:
+    """The kind model (`vision.learned.grey_probability`) fit on the dice the reader finds in held-out
+    renders; the colour head alone where they hold no grey die or no d6 reading 1-4."""
+    x, grey = kind_examples(reader, scenes)
+    if not 0 < grey.sum() < len(grey):
+        return KIND_FROM_COLOUR
+    return logistic(x, grey)
 
 
 # ---------------------------------------------------------------- export
@@ -635,16 +683,16 @@ def run(args, log=Log) -> int:
                                   device)
     export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS}, out)
     reader = LearnedReader.in_folder(out, args.threads)
-    detect_min, t = calibrate(reader, scenes, photos, log)
-    export(detector, classifier, _meta(t, detect_min, seed), out)
+    detect_min, t, kind = calibrate(reader, scenes, photos, log)
+    export(detector, classifier, _meta(t, detect_min, kind, seed), out)
     for name in (DETECTOR.name, CLASSIFIER.name):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
     return 0
 
 
-def _meta(temp: float, detect_min: float, seed: int) -> dict:
-    return {"temperature": temp, "detect_min": detect_min, "values": list(VALUES),
+def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int) -> dict:
+    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "values": list(VALUES),
             "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "seed": seed}
 
 
@@ -675,29 +723,32 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
         del reader.logits
 
 
-def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log) -> tuple[float, float]:
+def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log
+              ) -> tuple[float, float, tuple[float, ...]]:
     """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
-    photos) and its temperature (on the peaks it then finds in the held-out renders). The temperature
-    decides which class of a die's averaged turns wins, so the threshold that depends on it is measured
-    twice: first at temperature 1, then at the temperature measured there (each run starts alike, so the
-    same models give the same calibration whatever their meta said before)."""
+    photos), its temperature (on the peaks it then finds in the held-out renders) and its kind model
+    (`kind_model`, on the dice it then reads there). The temperature decides which class of a die's averaged
+    turns wins and the kind model which dice are grey, so the threshold that depends on both is measured
+    twice: first at temperature 1 with the colour head alone, then with what was measured there (each run
+    starts alike, so the same models give the same calibration whatever their meta said before)."""
     sets = {"held-out renders": scenes}
     for name, image, labels in photos:
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
-    reader.temperature = 1.0
+    reader.temperature, reader.kind_model = 1.0, KIND_FROM_COLOUR
     with logits_remembered(reader):
         for _ in range(2):
             detect_min, tried = reader_threshold(reader, sets)
             logits, truth = reader_logits(reader, scenes)
             reader.temperature = t = temperature(logits, truth)
+            reader.kind_model = kind = kind_model(reader, scenes)
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
                                                             for name, (right, false) in counts.items()))
     right = float((pooled(logits, t).argmax(1) == truth).mean())
     log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
-        f"classed right; temperature {t:.2f}")
-    return detect_min, t
+        f"classed right; temperature {t:.2f}; kind model {', '.join(f'{w:.3f}' for w in kind)}")
+    return detect_min, t, kind
 
 
 def recalibrate(args, log=Log) -> int:
@@ -706,7 +757,7 @@ def recalibrate(args, log=Log) -> int:
     out = Path(args.out)
     reader = LearnedReader.in_folder(out, args.threads)
     reader.turns = TURNS
-    detect_min, t = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
-    (out / META.name).write_text(json.dumps(_meta(t, detect_min, args.seed), indent=1) + "\n")
+    detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
+    (out / META.name).write_text(json.dumps(_meta(t, detect_min, kind, args.seed), indent=1) + "\n")
     log(f"saved {out / META.name}")
     return 0

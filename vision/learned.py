@@ -23,9 +23,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   temperature are measured on held-out renders by `companion train dice` and stored in the model's
   meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
   `confidence_threshold`).
-The small grey 1-4 die is told by its grey body and its size beside the roll's other dice. Where a die's
-size and face fit the grey die, its kind rests on its body colour, so its confidence is the probability
-of its face times that of its kind (grey body or not, from the colour head).
+The small grey 1-4 die is told from a d6 by its grey body and its size beside the frame's d6s
+(`kind_features`), weighed by a logistic model that `companion train dice` fits on held-out renders (the
+meta's "kind"; without one, the colour head's grey probability alone). A die reading 1-4 is as sure as its
+face times its kind: where the kind is in doubt, so is the reading.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ import cv2
 import numpy as np
 
 from vision.dice import Die
-from vision.render import GREY_SIDE
 from vision.symbols import TREEHOUSE_FACES
 
 if TYPE_CHECKING:
@@ -63,9 +63,10 @@ TURNS = 4  # each crop is read in this many quarter turns and their probabilitie
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
-# a grey-bodied die at most this share of the roll's d6 size is the small grey die: halfway (on a log
-# scale) between the grey die's side and a d6's
-GREY_SIZE = math.sqrt(GREY_SIDE)
+GREY = COLOURS.index("grey")
+#: the kind model of a meta without one: the weights of `kind_features` (grey log-odds, log size ratio, no d6
+#: beside it) and a bias, making P(grey die) the colour head's grey probability alone
+KIND_FROM_COLOUR = (1.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,29 @@ def turned(image: np.ndarray, k: int) -> np.ndarray:
     return image if k % 4 == 0 else cv2.rotate(image, QUARTER_TURNS[k % 4])
 
 
+def kind_features(found: Found, colours: np.ndarray, typical: float) -> tuple[float, float, float]:
+    """What tells the small grey die from a d6, for a die reading 1-4: the colour head's grey probability as
+    log-odds, its size beside `typical` (the median side, px, of the frame's d6s) as a log ratio, and 1.0
+    where there is no d6 to compare with (the ratio is then 0)."""
+    p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
+    ratio = max(found.w, found.h) / typical if typical else 1.0
+    return math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0
+
+
+def grey_probability(model: tuple[float, ...], features: tuple[float, float, float]) -> float:
+    """P(the small grey die) under a logistic kind model (three weights and a bias)."""
+    z = sum(w * x for w, x in zip(model[:3], features, strict=True)) + model[3]
+    return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
+
+
+def typical_d6(faces: list[tuple[Found, str, np.ndarray]]) -> float:
+    """The median side (px) of the dice read as a pip value on a body not read grey (0.0: none): the size
+    a d6 has in this frame, beside which the grey die is small."""
+    sides = [max(f.w, f.h) for f, value, colours in faces
+             if value.isdigit() and int(colours.argmax()) != GREY]
+    return float(np.median(sides)) if sides else 0.0
+
+
 def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     z = logits / temperature
     z = z - z.max(axis=-1, keepdims=True)
@@ -159,6 +183,7 @@ class LearnedReader:
     """The two ONNX networks and their calibration; `read` a frame into Die readings."""
 
     _default: LearnedReader | None = None
+    kind_model: tuple[float, ...] = KIND_FROM_COLOUR
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, meta: Path = META,
                  threads: int = 1):
@@ -171,6 +196,9 @@ class LearnedReader:
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
         self.turns = int(self.meta.get("turns", 1))  # quarter turns read of each crop, as calibrated
+        self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
+        if len(self.kind_model) != 4:
+            raise ValueError(f"{meta}: 'kind' must hold three weights and a bias, not {self.kind_model}")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -256,14 +284,10 @@ class LearnedReader:
         return Die(int(value) if value.isdigit() else value, kind, COLOURS[int(colours[0].argmax())],
                    (0, 0, w - 1, h - 1), float(values[0, best]))
 
-    def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
-             ) -> list[Die]:
-        """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
-
-        table: the table's calibration (`vision.calibration`): its die size sets the working scale
-        (unless `die_px` is given), a die found where the empty table fooled the detector is
-        dropped while the frame there still looks empty, and each die's colour is named from the
-        colours of the calibration roll (a cream die read as a little orange stays "cream")."""
+    def faces(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
+              ) -> list[tuple[Found, str, np.ndarray, float]]:
+        """Each die found that reads as a die: (where, its face from VALUES, its colour probabilities, the
+        probability of that face). `read` makes them Die readings; training fits the kind model on them."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
         found = self.detect(frame, die_px)
@@ -273,28 +297,32 @@ class LearnedReader:
         if table is not None and table.colours:  # the table's dice come in the colours its roll showed
             colours = np.where(np.isin(COLOURS, table.colours), colours, 0.0)
             colours = colours / np.maximum(colours.sum(axis=-1, keepdims=True), 1e-9)
+        return [(f, VALUES[int(pv.argmax())], pc, float(pv.max()))
+                for f, pv, pc in zip(found, values, colours, strict=True) if pv.argmax() != 0]
+
+    def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
+             ) -> list[Die]:
+        """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
+
+        table: the table's calibration (`vision.calibration`): its die size sets the working scale
+        (unless `die_px` is given), a die found where the empty table fooled the detector is
+        dropped while the frame there still looks empty, and each die's colour is named from the
+        colours of the calibration roll (a cream die read as a little orange stays "cream")."""
+        faces = self.faces(frame, die_px, table)
+        typical = typical_d6([(f, value, pc) for f, value, pc, _ in faces])
         height, width = frame.shape[:2]
-        kept = []
-        for f, pv, pc in zip(found, values, colours, strict=True):
-            best = int(pv.argmax())
-            if best == 0:
-                continue
+        dice = []
+        for f, value, pc, p in faces:
             box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
                    min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
-            kept.append((f, VALUES[best], float(pv[best]), pc, COLOURS[int(pc.argmax())], box))
-        d6_sizes = [max(f.w, f.h) for f, value, _, _, colour, _ in kept
-                    if colour != "grey" and value.isdigit()]
-        typical = float(np.median(d6_sizes)) if d6_sizes else 0.0
-        dice = []
-        for f, value, p, pc, colour, box in kept:
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, p))
                 continue
-            small = typical > 0 and max(f.w, f.h) <= GREY_SIZE * typical
-            kind, p_kind = "d6", 1.0
-            if int(value) <= 4 and (small or not d6_sizes):  # size and face fit the grey die: body decides
-                p_grey = float(pc[COLOURS.index("grey")])
-                kind, p_kind = ("grey", p_grey) if colour == "grey" else ("d6", 1.0 - p_grey)
+            colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
+            if int(value) <= 4:  # the grey die's faces are 1-4
+                grey = grey_probability(self.kind_model, kind_features(f, pc, typical))
+                kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
+                colour = "grey" if kind == "grey" else colour
             dice.append(Die(int(value), kind, colour, box, p * p_kind))
         return dice
 

@@ -36,7 +36,8 @@ def add_parser(sub) -> None:
                    help="train only the classifier, on the detector already in --out (what a whole run gives "
                    "when that detector is the one the whole run makes)")
     d.add_argument("--recalibrate", action="store_true",
-                   help="only measure the peak threshold and temperature of the models in --out again")
+                   help="only measure the peak threshold, temperature and kind model of the models in --out "
+                   "again")
     d.set_defaults(handler=run_dice)
 
 

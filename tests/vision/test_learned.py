@@ -3,6 +3,7 @@ working scale, calibration, and (where PyTorch is installed) a few training step
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -10,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import diceset
+from vision import bench, diceset
 from vision.learned import (
     CROP,
     MAX_LONG,
@@ -458,6 +459,60 @@ def test_a_die_whose_kind_rests_on_its_body_colour_is_only_as_sure_as_that_colou
     assert five[1].kind == "d6" and five[1].confidence == pytest.approx(0.99)
 
 
+def test_the_kind_model_weighs_a_dies_size_beside_the_frames_d6s_with_its_grey_body():
+    frame = np.zeros((200, 400, 3), np.uint8)
+    small_grey = [{"white": 1.0}, {"grey": 0.3, "white": 0.7}]  # read 30 % grey, but two thirds a d6's size
+    by_colour = _reader_of(["5", "3"], small_grey).read(frame)  # no kind model: the colour head alone
+    assert by_colour[1].kind == "d6" and by_colour[1].confidence == pytest.approx(0.99 * 0.7)
+    reader = _reader_of(["5", "3"], small_grey)
+    reader.kind_model = (1.0, -10.0, 0.0, 0.0)  # small beside the d6s weighs more than a grey body
+    small = reader.read(frame)[1]
+    # beside the median of the dice not read grey (both: 60 and 40 px)
+    grey = 1 / (1 + math.exp(-(math.log(0.3 / 0.7) - 10 * math.log(40 / 50))))
+    assert (small.kind, small.colour) == ("grey", "grey") and small.confidence == pytest.approx(0.99 * grey)
+    reader = _reader_of(["3", "5", "5"], [{"grey": 0.6, "white": 0.4}, {"white": 1.0}, {"white": 1.0}])
+    reader.kind_model = (1.0, -10.0, 0.0, 0.0)
+    big = reader.read(frame)[0]  # a grey-looking die half as big again as the d6s is a grey d6, surely
+    grey = 1 / (1 + math.exp(-(math.log(0.6 / 0.4) - 10 * math.log(60 / 40))))
+    assert (big.kind, big.colour) == ("d6", "grey") and big.confidence == pytest.approx(0.99 * (1 - grey))
+    assert big.confidence > 0.95
+
+
+def test_a_logistic_fit_finds_the_weights_that_made_the_data_and_stays_finite_on_separable_data():
+    from vision.dicetrain import logistic
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 1, (4000, 2))
+    y = (rng.random(4000) < 1 / (1 + np.exp(-(2.0 * x[:, 0] - 1.0 * x[:, 1] + 0.5)))).astype(float)
+    assert logistic(x, y) == pytest.approx((2.0, -1.0, 0.5), abs=0.2)
+    w = logistic(x, (x[:, 0] > 0).astype(float))  # a line separates them: the penalty keeps it finite
+    assert all(math.isfinite(v) for v in w) and w[0] > 5
+
+
+def test_renders_without_a_grey_die_leave_the_kind_to_the_colour_head():
+    from vision import dicetrain
+    from vision.learned import KIND_FROM_COLOUR
+
+    class Reader:
+        def faces(self, image):
+            return [(Found(50, 50, 40, 40, 0.9), "3", np.eye(11)[0], 0.9)]
+
+    scenes = [(None, [bench.Label(3, (30, 30, 70, 70), "d6")])] * 3
+    x, grey = dicetrain.kind_examples(Reader(), scenes)
+    assert x.shape == (3, 3) and not grey.any()
+    assert dicetrain.kind_model(Reader(), scenes) == KIND_FROM_COLOUR
+
+
+def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_path):
+    from vision.learned import CLASSIFIER, DETECTOR, META
+
+    meta = json.loads(META.read_text())
+    meta["kind"] = [1.0, 2.0]
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="three weights and a bias"):
+        LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
+
+
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     from vision import dicetrain
 
@@ -468,8 +523,8 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
         reader.temperature = before
         got.append(dicetrain.calibrate(reader, scenes, [], log=lambda *_: None))
     assert got[0] == got[1]
-    detect_min, t = got[0]
-    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5
+    detect_min, t, kind = got[0]
+    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
 
 
 def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
