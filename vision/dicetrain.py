@@ -43,6 +43,7 @@ from vision.learned import (
     DETECTOR,
     KIND_FROM_COLOUR,
     META,
+    MIRROR,
     TURNS,
     VALUES,
     Found,
@@ -681,7 +682,7 @@ def run(args, log=Log) -> int:
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
     classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
                                   device)
-    export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS}, out)
+    export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS, "mirror": MIRROR}, out)
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t, kind = calibrate(reader, scenes, photos, log)
     export(detector, classifier, _meta(t, detect_min, kind, seed), out)
@@ -693,7 +694,7 @@ def run(args, log=Log) -> int:
 
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int) -> dict:
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "seed": seed}
+            "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "mirror": MIRROR, "seed": seed}
 
 
 @contextmanager
@@ -756,7 +757,7 @@ def recalibrate(args, log=Log) -> int:
     --out again (after a change to how they are measured), without training; rewrites only the meta JSON."""
     out = Path(args.out)
     reader = LearnedReader.in_folder(out, args.threads)
-    reader.turns = TURNS
+    reader.turns, reader.mirror = TURNS, MIRROR
     detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
     (out / META.name).write_text(json.dumps(_meta(t, detect_min, kind, args.seed), indent=1) + "\n")
     log(f"saved {out / META.name}")

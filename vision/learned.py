@@ -9,7 +9,9 @@
 Two networks, both trained by `companion train dice` (`vision.dicetrain`, PyTorch) and exported to
 ONNX; reading needs numpy, cv2 and onnxruntime only.
 - The detector (CenterNet-style: a heatmap of top-face centres, their size and sub-cell offset at a
-  quarter of its input) sees the frame at a working scale that follows the dice: with a calibrated
+  quarter of its input) looks at the frame and at its mirror image (`MIRROR`: the two heatmaps are
+  averaged, which on the held-out photos halves the false dice and finds more dice, for a second run of
+  the detector) at a working scale that follows the dice: with a calibrated
   die size the frame is scaled so a die is `WORK_DIE` px across; without one, a first look at
   `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
   scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as close as
@@ -60,6 +62,7 @@ MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
 TURNS = 4  # each crop is read in this many quarter turns and their probabilities averaged
+MIRROR = True  # the detector's heatmap is averaged with that of the mirrored frame (both looks)
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
@@ -184,6 +187,7 @@ class LearnedReader:
 
     _default: LearnedReader | None = None
     kind_model: tuple[float, ...] = KIND_FROM_COLOUR
+    mirror = False
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, meta: Path = META,
                  threads: int = 1):
@@ -196,6 +200,7 @@ class LearnedReader:
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
         self.turns = int(self.meta.get("turns", 1))  # quarter turns read of each crop, as calibrated
+        self.mirror = bool(self.meta.get("mirror", False))  # the detector also looks at the mirrored frame
         self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
         if len(self.kind_model) != 4:
             raise ValueError(f"{meta}: 'kind' must hold three weights and a bias, not {self.kind_model}")
@@ -229,6 +234,8 @@ class LearnedReader:
         ww, wh = working_size(width, height, scale)
         work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         heat, size, offset = self.detector.run(None, {"image": to_input(work)})
+        if self.mirror:  # a second opinion of every cell: the mirrored frame's heatmap, mirrored back
+            heat = (heat + self.detector.run(None, {"image": to_input(work[:, ::-1])})[0][..., ::-1]) / 2
         sx, sy = width / ww, height / wh
         return one_per_face([Found(cx * sx, cy * sy, w * sx, h * sy, s)
                              for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], self.detect_min)])

@@ -513,6 +513,28 @@ def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
+def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
+    class Detector:
+        """Sees one die in the cell of column 2, row 3 of whatever it is shown, 8 px across."""
+
+        def run(self, _, feeds):
+            _, _, h, w = feeds["image"].shape
+            heat = np.zeros((1, 1, h // STRIDE, w // STRIDE), np.float32)
+            heat[0, 0, 3, 2] = 1.0
+            size = np.full((1, 2, h // STRIDE, w // STRIDE), math.log(8 / STRIDE), np.float32)
+            return heat, size, np.full((1, 2, h // STRIDE, w // STRIDE), 0.5, np.float32)
+
+    reader = LearnedReader.__new__(LearnedReader)
+    reader.detector, reader.detect_min = Detector(), 0.3
+    frame = np.zeros((64, 96, 3), np.uint8)  # 24 cells across
+    assert [(f.cx, f.cy, f.score) for f in reader.detect_at(frame, 1.0)] == [(10.0, 14.0, 1.0)]
+    reader.mirror = True  # the mirrored look's die lies in column 2 of the mirror image: column 21 here
+    found = sorted((f.cx, f.cy, f.score) for f in reader.detect_at(frame, 1.0))
+    assert found == [(10.0, 14.0, 0.5), (86.0, 14.0, 0.5)]
+    reader.detect_min = 0.6  # each look alone is only half the word
+    assert reader.detect_at(frame, 1.0) == []
+
+
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     from vision import dicetrain
 
