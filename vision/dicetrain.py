@@ -667,7 +667,8 @@ def run(args, log=Log) -> int:
                                   args.detector_steps, seed, log, device,
                                   workers if device != "cpu" else 1)
     _, Classifier = _layers()
-    # the detector alone, to find the photos' dice down to the lowest threshold the reader may take
+    # the detector alone, to find the photos' dice down to the lowest threshold the reader may take (in one
+    # look, without the mirrored one: the crops the committed classifier learned from)
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader.in_folder(out, args.threads)
     rng = np.random.default_rng([seed, 30])
