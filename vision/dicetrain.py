@@ -49,6 +49,7 @@ from vision.learned import (
     Found,
     LearnedReader,
     kind_features,
+    may_be_grey,
     pooled,
     typical_d6,
 )
@@ -505,7 +506,7 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
             if j is None or label.kind not in ("d6", "grey"):
                 continue
             f, value, pc, _ = faces[j]
-            if value.isdigit() and int(value) <= 4:
+            if may_be_grey(value):
                 features.append(kind_features(f, pc, typical))
                 grey.append(label.kind == "grey")
     return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
@@ -725,6 +726,29 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
         del reader.logits
 
 
+@contextmanager
+def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
+    """While it lasts, the detector looks at each frame at each scale once: calibrating sweeps the peak
+    threshold over the same frames, and the peaks at a threshold are those at the sweep's lowest
+    (`PEAK_GRID[0]`) scoring at least it (a local maximum is one whatever the threshold)."""
+    plain, memo, frames, floor = reader.candidates, {}, {}, PEAK_GRID[0]
+
+    def candidates(frame: np.ndarray, scale: float, threshold: float) -> list[Found]:
+        if threshold < floor:
+            return plain(frame, scale, threshold)
+        key = (id(frame), scale)
+        if key not in memo:
+            frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
+            memo[key] = plain(frame, scale, floor)
+        return [f for f in memo[key] if f.score >= threshold]
+
+    reader.candidates = candidates
+    try:
+        yield
+    finally:
+        del reader.candidates
+
+
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log
               ) -> tuple[float, float, tuple[float, ...]]:
     """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
@@ -738,7 +762,7 @@ def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
     reader.temperature, reader.kind_model = 1.0, KIND_FROM_COLOUR
-    with logits_remembered(reader):
+    with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
             detect_min, tried = reader_threshold(reader, sets)
             logits, truth = reader_logits(reader, scenes)

@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 
 from vision.dice import Die
+from vision.render import GREY_FACES
 from vision.symbols import TREEHOUSE_FACES
 
 if TYPE_CHECKING:
@@ -145,6 +146,11 @@ def turned(image: np.ndarray, k: int) -> np.ndarray:
     return image if k % 4 == 0 else cv2.rotate(image, QUARTER_TURNS[k % 4])
 
 
+def may_be_grey(value: str) -> bool:
+    """Whether a face the classifier read (from VALUES) is one the small grey die shows (1-4)."""
+    return value.isdigit() and int(value) in GREY_FACES
+
+
 def kind_features(found: Found, colours: np.ndarray, typical: float) -> tuple[float, float, float]:
     """What tells the small grey die from a d6, for a die reading 1-4: the colour head's grey probability as
     log-odds, its size beside `typical` (the median side, px, of the frame's d6s) as a log ratio, and 1.0
@@ -228,8 +234,9 @@ class LearnedReader:
     def available() -> bool:
         return DETECTOR.is_file() and CLASSIFIER.is_file()
 
-    def detect_at(self, frame: np.ndarray, scale: float) -> list[Found]:
-        """Dice found with the frame scaled by `scale` (px in the frame)."""
+    def candidates(self, frame: np.ndarray, scale: float, threshold: float) -> list[Found]:
+        """The detector's peaks scoring at least `threshold` with the frame scaled by `scale` (px in the
+        frame), before two peaks on one face are told apart (`one_per_face`)."""
         height, width = frame.shape[:2]
         ww, wh = working_size(width, height, scale)
         work = cv2.resize(frame, (ww, wh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -237,8 +244,12 @@ class LearnedReader:
         if self.mirror:  # a second opinion of every cell: the mirrored frame's heatmap, mirrored back
             heat = (heat + self.detector.run(None, {"image": to_input(work[:, ::-1])})[0][..., ::-1]) / 2
         sx, sy = width / ww, height / wh
-        return one_per_face([Found(cx * sx, cy * sy, w * sx, h * sy, s)
-                             for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], self.detect_min)])
+        return [Found(cx * sx, cy * sy, w * sx, h * sy, s)
+                for cx, cy, w, h, s in peaks(heat[0, 0], size[0], offset[0], threshold)]
+
+    def detect_at(self, frame: np.ndarray, scale: float) -> list[Found]:
+        """Dice found with the frame scaled by `scale` (px in the frame)."""
+        return one_per_face(self.candidates(frame, scale, self.detect_min))
 
     def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
         """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""
@@ -326,7 +337,7 @@ class LearnedReader:
                 dice.append(Die(value, "treehouse", "black", box, p))
                 continue
             colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
-            if int(value) <= 4:  # the grey die's faces are 1-4
+            if may_be_grey(value):
                 grey = grey_probability(self.kind_model, kind_features(f, pc, typical))
                 kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
                 colour = "grey" if kind == "grey" else colour

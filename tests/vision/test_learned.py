@@ -549,6 +549,27 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
 
 
+def test_while_calibrating_the_detector_looks_at_each_frame_and_scale_once_and_finds_what_it_did():
+    from vision.dicetrain import PEAK_GRID, peaks_remembered
+
+    rng = np.random.default_rng(4)
+    frames = [rng.integers(0, 256, (120, 160, 3), np.uint8) for _ in range(2)]
+    plain = LearnedReader()  # the committed models
+    reader = LearnedReader()
+    looks = []
+    real = reader.candidates
+    reader.candidates = lambda frame, scale, threshold: looks.append(scale) or real(frame, scale, threshold)
+    with peaks_remembered(reader):
+        for t in PEAK_GRID:
+            reader.detect_min = plain.detect_min = t
+            for frame in frames:
+                for scale in (0.5, 1.0):
+                    assert reader.detect_at(frame, scale) == plain.detect_at(frame, scale)
+        assert reader.candidates(frames[0], 1.0, 0.05) == real(frames[0], 1.0, 0.05)  # below the sweep
+    assert len(looks) == 2 * 2 + 1
+    assert reader.candidates(frames[0], 1.0, 0.3) == real(frames[0], 1.0, 0.3)  # as before, once over
+
+
 def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
     from vision.dicetrain import logits_remembered
 
