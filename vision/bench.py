@@ -50,6 +50,7 @@ class Tally:
     missed: int = 0
     ms: list[float] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    kinds: bool = True  # a die is right when its value and its kind are; False: its value alone
 
     def lines(self) -> list[str]:
         pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
@@ -103,10 +104,12 @@ def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die
     return _timed(lambda: read_dice(image, treehouse=treehouse, faces=faces))
 
 
-def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -> None:
+def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]
+                ) -> tuple[list[Die | None], list[Die]]:
+    """Count one photo's reading into the tally; returns `match`'s pairs (the die per label, false dice)."""
     paired, extra = match(labels, dice)
     right = sum(1 for lab, die in zip(labels, paired, strict=True)
-                if die is not None and die.value == lab.value and die.kind == lab.kind)
+                if die is not None and die.value == lab.value and (die.kind == lab.kind or not tally.kinds))
     tally.dice += len(labels)
     tally.dice_right += right
     tally.missed += sum(1 for d in paired if d is None)
@@ -118,6 +121,7 @@ def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]) -
         got = " ".join(f"{d.value}" if d else "-" for d in paired)
         want = " ".join(str(lab.value) for lab in labels)
         tally.wrong.append(f"{name}: want {want} got {got} extra {[d.value for d in extra]}")
+    return paired, extra
 
 
 def _read_image(path: Path) -> np.ndarray:

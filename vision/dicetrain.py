@@ -434,22 +434,19 @@ def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
     "no die") gets the most dice's values right less false dice, from `PEAK_GRID`: a missed die and a false
-    one each cost a player one correction. A die's kind is left out: it is the kind model's to get right
-    (`kind_model`, fit at the threshold found here), not the detector's. Each set's count is divided by its
-    dice, so the held-out renders and each set of training photos weigh alike. Also, for each threshold
-    tried, (right, false) per set."""
+    one each cost a player one correction. A die's kind is left out (`bench.Tally(kinds=False)`): it is the
+    kind model's to get right (`kind_model`, fit at the threshold found here), not the detector's. Each set's
+    count is divided by its dice, so the held-out renders and each set of training photos weigh alike. Also,
+    for each threshold tried, (right, false) per set."""
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
         counts = {}
         for name, scenes in sets.items():
-            right = false = 0
+            tally = bench.Tally(kinds=False)
             for image, labels in scenes:
-                paired, extra = bench.match(labels, reader.read(image))
-                right += sum(die is not None and die.value == label.value
-                             for label, die in zip(labels, paired, strict=True))
-                false += len(extra)
-            counts[name] = (right, false)
+                bench.score_photo(tally, name, labels, reader.read(image))
+            counts[name] = (tally.dice_right, tally.false_dice)
         tried.append((t, counts))
     dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
     best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))

@@ -41,8 +41,7 @@ class Scores(bench.Tally):
     extra: list[str] = field(default_factory=list)
 
     def score(self, name: str, labels: list[bench.Label], dice: list[Die]) -> None:
-        bench.score_photo(self, name, labels, dice)
-        paired, extra = bench.match(labels, dice)
+        paired, extra = bench.score_photo(self, name, labels, dice)
         for label, die in zip(labels, paired, strict=True):
             if die is not None and die.confidence >= self.threshold:
                 self.sure += 1

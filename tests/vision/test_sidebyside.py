@@ -8,7 +8,7 @@ import os
 import cv2
 import pytest
 
-from vision.bench import Label
+from vision.bench import Label, Tally, score_photo
 from vision.dice import Die
 from vision.sidebyside import Scores, one_core, speed
 
@@ -24,6 +24,17 @@ def test_sure_readings_count_right_wrong_and_false_dice():
     assert (scores.sure, scores.sure_right) == (3, 1)
     assert (scores.dice, scores.dice_right, scores.false_dice, scores.photos_right) == (2, 1, 2, 0)
     assert "sure right  33.33 % (1/3)" in scores.line()
+
+
+def test_a_tally_of_values_alone_counts_a_die_of_the_wrong_kind_right():
+    labels = [Label(3, (0, 0, 20, 20), "grey"), Label(5, (100, 100, 120, 120))]
+    dice = [Die(3, "d6", "white", (0, 0, 20, 20), 0.95), Die(5, "d6", "white", (100, 100, 120, 120), 0.9)]
+    with_kinds, values_alone = Tally(), Tally(kinds=False)
+    paired, extra = score_photo(with_kinds, "photo", labels, dice)
+    score_photo(values_alone, "photo", labels, dice)
+    assert (paired, extra) == (dice, [])
+    assert (with_kinds.dice_right, with_kinds.photos_right) == (1, 0)
+    assert (values_alone.dice_right, values_alone.photos_right) == (2, 1)
 
 
 def test_the_sure_threshold_is_the_one_the_caller_passes():
