@@ -497,7 +497,7 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
     features, grey = [], []
     for image, labels in scenes:
         faces = reader.faces(image)
-        typical = typical_d6([(f, value, pc) for f, value, pc, _ in faces])
+        typical = typical_d6(faces)
         on = found_labels([f for f, _, _, _ in faces], [lb.box for lb in labels])
         for label, j in zip(labels, on, strict=True):
             if j is None or label.kind not in ("d6", "grey"):
@@ -697,6 +697,16 @@ def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int) ->
 
 
 @contextmanager
+def _replaced(reader: LearnedReader, name: str, method: Callable) -> Iterator[None]:
+    """While it lasts, this reader's `name` is `method` (an instance attribute over the class's method)."""
+    setattr(reader, name, method)
+    try:
+        yield
+    finally:
+        delattr(reader, name)
+
+
+@contextmanager
 def logits_remembered(reader: LearnedReader) -> Iterator[None]:
     """While it lasts, the classifier reads each die the detector finds in a frame once: calibrating sweeps
     the peak threshold twice over the same frames, which finds the same dice again and again, and a die's
@@ -716,11 +726,8 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
         return (np.stack([memo[key][0] for key in keys], axis=1),
                 np.stack([memo[key][1] for key in keys], axis=1))
 
-    reader.logits = logits
-    try:
+    with _replaced(reader, "logits", logits):
         yield
-    finally:
-        del reader.logits
 
 
 @contextmanager
@@ -739,11 +746,8 @@ def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
             memo[key] = plain(frame, scale, floor)
         return [f for f in memo[key] if f.score >= threshold]
 
-    reader.candidates = candidates
-    try:
+    with _replaced(reader, "candidates", candidates):
         yield
-    finally:
-        del reader.candidates
 
 
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log

@@ -166,10 +166,10 @@ def grey_probability(model: tuple[float, ...], features: tuple[float, float, flo
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def typical_d6(faces: list[tuple[Found, str, np.ndarray]]) -> float:
+def typical_d6(faces: list[tuple[Found, str, np.ndarray, float]]) -> float:
     """The median side (px) of the dice read as a pip value on a body not read grey (0.0: none): the size
-    a d6 has in this frame, beside which the grey die is small."""
-    sides = [max(f.w, f.h) for f, value, colours in faces
+    a d6 has in this frame, beside which the grey die is small. faces: as `LearnedReader.faces` gives them."""
+    sides = [max(f.w, f.h) for f, value, colours, _ in faces
              if value.isdigit() and int(colours.argmax()) != GREY]
     return float(np.median(sides)) if sides else 0.0
 
@@ -327,7 +327,7 @@ class LearnedReader:
         dropped while the frame there still looks empty, and each die's colour is named from the
         colours of the calibration roll (a cream die read as a little orange stays "cream")."""
         faces = self.faces(frame, die_px, table)
-        typical = typical_d6([(f, value, pc) for f, value, pc, _ in faces])
+        typical = typical_d6(faces)
         height, width = frame.shape[:2]
         dice = []
         for f, value, pc, p in faces:
