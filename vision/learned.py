@@ -84,6 +84,11 @@ class Found:
     score: float
 
 
+#: a die found that reads as a die: where, its face (from VALUES), its colour probabilities, that face's
+#: probability (`LearnedReader.faces`)
+Face = tuple[Found, str, np.ndarray, float]
+
+
 def working_size(width: int, height: int, scale: float) -> tuple[int, int]:
     """The detector's input size (w, h) px for a frame scaled by `scale`: multiples of MULTIPLE."""
     return (max(MULTIPLE, round(width * scale / MULTIPLE) * MULTIPLE),
@@ -166,7 +171,7 @@ def grey_probability(model: tuple[float, ...], features: tuple[float, float, flo
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def typical_d6(faces: list[tuple[Found, str, np.ndarray, float]]) -> float:
+def typical_d6(faces: list[Face]) -> float:
     """The median side (px) of the dice read as a pip value on a body not read grey (0.0: none): the size
     a d6 has in this frame, beside which the grey die is small. faces: as `LearnedReader.faces` gives them."""
     sides = [max(f.w, f.h) for f, value, colours, _ in faces
@@ -303,7 +308,7 @@ class LearnedReader:
                    (0, 0, w - 1, h - 1), float(values[0, best]))
 
     def faces(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
-              ) -> list[tuple[Found, str, np.ndarray, float]]:
+              ) -> list[Face]:
         """Each die found that reads as a die: (where, its face from VALUES, its colour probabilities, the
         probability of that face). `read` makes them Die readings; training fits the kind model on them."""
         if table is not None:
