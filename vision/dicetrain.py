@@ -105,15 +105,18 @@ def _layers():
             return torch.sigmoid(self.heat(h)), self.size(h), torch.sigmoid(self.offset(h))
 
     class Classifier(nn.Module):
-        """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS))."""
+        """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS)).
+        About 15 M multiply-adds a crop: half as wide again as the 7 M network it replaced (16-64 channels,
+        96 features), which read fewer real dice on each of two seeds (held-out phone dice 198 and 194
+        against 205 and 201) at about 5-8 ms more a 640x480 frame on one core."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.body = nn.Sequential(conv(3, 16), nn.MaxPool2d(2), conv(16, 32), nn.MaxPool2d(2),
-                                      conv(32, 48), conv(48, 48), nn.MaxPool2d(2), conv(48, 64), nn.Flatten(),
-                                      nn.Dropout(0.2), nn.Linear(64 * 5 * 5, 96), nn.ReLU(inplace=True))
-            self.values = nn.Linear(96, len(VALUES))
-            self.colours = nn.Linear(96, len(COLOURS))
+            self.body = nn.Sequential(conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
+                                      conv(48, 72), conv(72, 72), nn.MaxPool2d(2), conv(72, 96), nn.Flatten(),
+                                      nn.Dropout(0.2), nn.Linear(96 * 5 * 5, 128), nn.ReLU(inplace=True))
+            self.values = nn.Linear(128, len(VALUES))
+            self.colours = nn.Linear(128, len(COLOURS))
 
         def forward(self, x):
             h = self.body((x - 0.45) / 0.25)
