@@ -108,7 +108,7 @@ def _layers():
         """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS)).
         About 15 M multiply-adds a crop: half as wide again as the 7 M network it replaced (16-64 channels,
         96 features), which read fewer real dice on each of two seeds (held-out phone dice 198 and 194
-        against 205 and 201) at about 5-8 ms more a 640x480 frame on one core."""
+        against 205 and 201) at about 7-11 ms more a 640x480 frame on one core (16-18 -> 23-29 ms)."""
 
         def __init__(self) -> None:
             super().__init__()
