@@ -39,6 +39,7 @@ from vision.learned import (
     CLASSIFIER,
     COLOURS,
     CONTEXT,
+    CROP,
     CROP_FILL,
     DETECTOR,
     KIND_FROM_COLOUR,
@@ -110,13 +111,15 @@ def _layers():
         96 features), which read fewer real dice on each of two seeds (held-out phone dice 198 and 194
         against 205 and 201) at about 7-11 ms more a 640x480 frame on one core (16-18 -> 23-29 ms)."""
 
-        def __init__(self) -> None:
+        def __init__(self, features: int = 128) -> None:
             super().__init__()
+            side = CROP // 8  # three 2x2 poolings
             self.body = nn.Sequential(conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
                                       conv(48, 72), conv(72, 72), nn.MaxPool2d(2), conv(72, 96), nn.Flatten(),
-                                      nn.Dropout(0.2), nn.Linear(96 * 5 * 5, 128), nn.ReLU(inplace=True))
-            self.values = nn.Linear(128, len(VALUES))
-            self.colours = nn.Linear(128, len(COLOURS))
+                                      nn.Dropout(0.2), nn.Linear(96 * side * side, features),
+                                      nn.ReLU(inplace=True))
+            self.values = nn.Linear(features, len(VALUES))
+            self.colours = nn.Linear(features, len(COLOURS))
 
         def forward(self, x):
             h = self.body((x - 0.45) / 0.25)
@@ -552,7 +555,7 @@ def export(detector, classifier, meta: dict, out: Path) -> None:
                               dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
                                             "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
                               dynamo=False)
-        torch.onnx.export(classifier, torch.zeros(1, 3, 40, 40), str(out / CLASSIFIER.name),
+        torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(out / CLASSIFIER.name),
                           input_names=["crops"], output_names=["values", "colours"], opset_version=17,
                           dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
                           dynamo=False)
