@@ -77,13 +77,21 @@ def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[
             d = math.hypot((x1 + x2) / 2 - lx, (y1 + y2) / 2 - ly)
             if (x1 <= lx <= x2 and y1 <= ly <= y2) or d < max(x2 - x1, y2 - y1):
                 pairs.append((d, i, j))
-    paired: list[Die | None] = [None] * len(labels)
+    chosen = closest_first(pairs, len(labels))
+    used = {j for j in chosen if j is not None}
+    return [None if j is None else dice[j] for j in chosen], [d for j, d in enumerate(dice) if j not in used]
+
+
+def closest_first(pairs: list[tuple[float, int, int]], labels: int) -> list[int | None]:
+    """One to one pairing of `labels` labels with found dice from candidate (distance px, label, die)
+    pairs, the closest made first: the die index per label, or None."""
+    chosen: list[int | None] = [None] * labels
     used: set[int] = set()
     for _, i, j in sorted(pairs):
-        if paired[i] is None and j not in used:
-            paired[i] = dice[j]
+        if chosen[i] is None and j not in used:
+            chosen[i] = j
             used.add(j)
-    return paired, [d for j, d in enumerate(dice) if j not in used]
+    return chosen
 
 
 T = TypeVar("T")

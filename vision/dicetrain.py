@@ -470,13 +470,7 @@ def found_labels(found: list[Found], boxes: list[tuple[float, float, float, floa
             d = math.hypot(f.cx - lx, f.cy - ly)
             if d < 0.5 * max(f.w, f.h):
                 pairs.append((d, i, j))
-    out: list[int | None] = [None] * len(boxes)
-    used: set[int] = set()
-    for _, i, j in sorted(pairs):
-        if out[i] is None and j not in used:
-            out[i] = j
-            used.add(j)
-    return out
+    return bench.closest_first(pairs, len(boxes))
 
 
 def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:

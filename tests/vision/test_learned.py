@@ -340,6 +340,22 @@ def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
     assert found_labels(found[:1], boxes[:2]) == [None, 0]  # the one die goes to the label it is nearest
 
 
+def test_the_bench_pairs_each_label_with_the_closest_die_on_it_and_counts_the_rest_false():
+    from vision.bench import Label, match
+    from vision.dice import Die
+
+    def die(x: int) -> Die:
+        return Die(3, "d6", "white", (x, 40, x + 20, 60), 0.9)
+
+    near, far, stray = die(40), die(48), die(200)
+    labels = [Label(3, (52, 45, 60, 55), "d6"), Label(3, (45, 45, 55, 55), "d6")]  # centres 56 and 50
+    paired, false = match(labels, [near, far, stray])
+    # 56 is 2 px from far's centre (58), 50 is on near (50): the closest pairs are made first
+    assert paired == [far, near]
+    assert false == [stray]
+    assert match(labels, [near]) == ([None, near], [])  # one die, taken by the label nearest it
+
+
 def test_a_real_photos_tile_is_at_a_working_scale_the_reader_may_use_and_keeps_its_dice_in_place():
     photo = np.full((640, 853, 3), 90, np.uint8)
     cv2.rectangle(photo, (400, 300), (424, 324), (250, 250, 250), -1)  # a 25 px die, as on the CATAN photos
