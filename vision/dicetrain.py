@@ -13,6 +13,8 @@
    scenes held out of training and on each set of training photos, weighed alike) and the classifier's
    temperature on the peaks found in the held-out scenes (`reader_logits`); both go to the meta JSON
    beside the weights. `--recalibrate` does only this step for the models already in --out.
+   It measures the classifier as the reader runs it: made int8 just before (`quantise`, ONNX Runtime's
+   static quantisation on crops of the held-out scenes), which reads as well in about 30 % less time.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
 gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
 """
@@ -553,7 +555,58 @@ def export(detector, classifier, meta: dict, out: Path) -> None:
                           input_names=["crops"], output_names=["values", "colours"], opset_version=17,
                           dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
                           dynamo=False)
+    save_meta(meta, out)
+
+
+def save_meta(meta: dict, out: Path) -> None:
     (out / META.name).write_text(json.dumps(meta, indent=1) + "\n")
+
+
+QUANTISE_CROPS = 1024  # crops whose activations set the int8 classifier's ranges (all held in memory)
+QUANTISE_BATCH = 128
+
+
+def calibration_views(reader: LearnedReader, scenes: Scenes) -> np.ndarray:
+    """A seeded sample of QUANTISE_CROPS of the classifier's inputs as the reader cuts them from `scenes`
+    (float (n, 3, CROP, CROP)), to set the int8 classifier's ranges."""
+    views = np.concatenate([reader.views(image, found) for image, _ in scenes
+                            if (found := reader.detect(image))])
+    pick = np.random.default_rng(40).choice(len(views), min(len(views), QUANTISE_CROPS), replace=False)
+    return views[np.sort(pick)]
+
+
+def quantise(out: Path, views: np.ndarray) -> None:
+    """The classifier in `out` made int8 in place, as the reader runs it: ONNX Runtime's static quantisation
+    (QDQ; per-channel int8 weights, uint8 activations), about 30 % less time a crop on one core of this
+    machine (a 640x480 frame 19-23 ms against 24-30, read as well: phone 206, wood 228, casino 57 held-out
+    dice against 205, 228, 57). The weights keep 7 bits (`reduce_range`): a CPU without VNNI, like this
+    one, adds uint8 x int8 products into saturating 16-bit sums, and with 8 bits the same classifier read
+    phone 191, wood 219, casino 50. The activations' ranges (min to max) are those of `views`, the
+    classifier's inputs (`calibration_views`)."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    batches = iter([{"crops": views[k:k + QUANTISE_BATCH]} for k in range(0, len(views), QUANTISE_BATCH)])
+
+    class Crops(CalibrationDataReader):
+        def get_next(self) -> dict | None:
+            return next(batches, None)
+
+    model = out / CLASSIFIER.name
+    prepared = out / f"{CLASSIFIER.stem}.prepared.onnx"
+    quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
+    try:
+        quantize_static(str(prepared), str(model), Crops(), quant_format=QuantFormat.QDQ, per_channel=True,
+                        reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        calibrate_method=CalibrationMethod.MinMax)
+    finally:
+        prepared.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- the whole run
@@ -682,9 +735,11 @@ def run(args, log=Log) -> int:
     classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
                                   device)
     export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS, "mirror": MIRROR}, out)
+    quantise(out, calibration_views(LearnedReader.in_folder(out, args.threads), scenes))
+    log(f"  classifier made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t, kind = calibrate(reader, scenes, photos, log)
-    export(detector, classifier, _meta(t, detect_min, kind, seed), out)
+    save_meta(_meta(t, detect_min, kind, seed), out)
     for name in (DETECTOR.name, CLASSIFIER.name):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
@@ -785,6 +840,6 @@ def recalibrate(args, log=Log) -> int:
     reader = LearnedReader.in_folder(out, args.threads)
     reader.turns, reader.mirror = TURNS, MIRROR
     detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
-    (out / META.name).write_text(json.dumps(_meta(t, detect_min, kind, args.seed), indent=1) + "\n")
+    save_meta(_meta(t, detect_min, kind, args.seed), out)
     log(f"saved {out / META.name}")
     return 0

@@ -13,6 +13,7 @@ import pytest
 
 from vision import bench, diceset
 from vision.learned import (
+    CLASSIFIER,
     CROP,
     MAX_LONG,
     STRIDE,
@@ -338,6 +339,40 @@ def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
     # the first label's centre (55, 50) is nearer the second die; the second (50, 50) is on the first
     assert found_labels(found, boxes) == [1, 0, None]
     assert found_labels(found[:1], boxes[:2]) == [None, 0]  # the one die goes to the label it is nearest
+
+
+def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_time(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import dicetrain
+
+    torch.manual_seed(0)
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4))
+    classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 1))
+    detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
+                                        log=lambda *_: None)
+    dicetrain.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255
+    float_values = LearnedReader.in_folder(tmp_path).classifier.run(None, {"crops": x})[0]
+    made = []
+    for _ in range(2):
+        dicetrain.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
+        dicetrain.quantise(tmp_path, x[::2])
+        made.append((tmp_path / CLASSIFIER.name).read_bytes())
+    assert made[0] == made[1]  # the committed int8 model is what a training run makes
+    assert b"QuantizeLinear" in made[0] and b"DequantizeLinear" in made[0]
+    int8_values = LearnedReader.in_folder(tmp_path).classifier.run(None, {"crops": x})[0]
+    agree = (int8_values.argmax(1) == float_values.argmax(1)).mean()
+    assert agree >= 0.95, agree
+    spread = float_values.max() - float_values.min()
+    assert np.abs(int8_values - float_values).max() < 0.1 * spread
+
+
+def test_the_committed_classifier_runs_in_int8():
+    # as `companion train dice` makes it (`vision.dicetrain.quantise`): an ONNX graph of quantised tensors
+    model = CLASSIFIER.read_bytes()
+    assert b"QuantizeLinear" in model and b"DequantizeLinear" in model
 
 
 def test_the_bench_pairs_each_label_with_the_closest_die_on_it_and_counts_the_rest_false():
