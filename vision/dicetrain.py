@@ -563,7 +563,7 @@ def save_meta(meta: dict, out: Path) -> None:
 
 
 QUANTISE_CROPS = 1024  # crops whose activations set the int8 classifier's ranges (all held in memory)
-QUANTISE_BATCH = 128
+QUANTISE_BATCH = 128  # crops run at a time while the ranges are measured (a min and max: any size gives them)
 
 
 def calibration_views(reader: LearnedReader, scenes: Scenes) -> np.ndarray:
