@@ -7,9 +7,11 @@ Far wider than any real table, so the reader learns dice rather than one camera:
 (white, cream, black, dark, every hue, translucent, marbled, glitter), pip colours (black, white,
 red, gold, any that shows), pip sizes and shapes (round, square, a big 1, a ring in the 1), rounded
 or sharp edges, dice 15-150 px across, the camera from straight down to 50 degrees (side faces with
-their own pips show), surfaces (wood, felt, cloth, granite, a tray, printed boards with dots and
-numbers), clutter (crumbs, tokens, cards, printed dots), light (warm, cold, dim, glare, hard shadows),
-blur, noise and JPEG. Everything random comes from the Generator passed in: a seed gives one scene.
+their own pips show; `oblique` scenes: down to 65 degrees, nearer dice larger, dice in a heap, nearer
+ones covering the sides and edges of farther ones), surfaces (wood, felt, cloth, granite, a tray,
+printed boards with dots and numbers), clutter (crumbs, tokens, cards, printed dots), light (warm,
+cold, dim, glare, hard shadows), blur, noise and JPEG. Everything random comes from the Generator passed
+in: a seed gives one scene.
 
 Truth colour names are those players use (`COLOURS`); a translucent or marbled die is named by its
 main colour.
@@ -18,6 +20,7 @@ main colour.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -469,21 +472,33 @@ SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720)
 HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 
 
+TILT = 50  # degrees from straight down: the steepest camera of an ordinary scene
+# An oblique scene is what phone photos of a table show (`random_scene(oblique=True)`): a camera as low as
+OBLIQUE_TILT = 65  # degrees, nearer dice larger, and some scenes heaping their dice
+HEAP_SHARE = 0.3  # share of oblique scenes whose dice lie in one heap, the nearer covering the farther
+MIN_VISIBLE = 0.8  # a die is put down only where nearer dice leave at least this share of its top face
+DEPTH = 1.0  # a tilted camera's dice grow at most exp(DEPTH * sin(tilt)) times from the frame's top to bottom
+
+
 def random_scene(rng: np.random.Generator, width: int | None = None, height: int | None = None,
-                 die_px: float | None = None, count: int | None = None, held_out: bool = False
-                 ) -> tuple[np.ndarray, list[TruthDie]]:
+                 die_px: float | None = None, count: int | None = None, held_out: bool = False,
+                 oblique: bool = False) -> tuple[np.ndarray, list[TruthDie]]:
     """A random table with dice; the BGR frame and one TruthDie per die (its top face's box, px).
 
     width, height: the frame (default one of `SIZES`, or of `HELD_OUT_SIZES` when held out); die_px: a
-    d6's face side (default 15..150 px, log-uniform, kept to what the frame holds); count: dice (default
-    as many as fit, 1..25); held_out: also draw the settings training never sees (`table`).
+    d6's face side (at the frame's middle; default 15..150 px, log-uniform, kept to what the frame holds);
+    count: dice (default as many as fit, 1..25; fewer where a heap covers some); held_out: also draw the
+    settings training never sees (`table`); oblique: as a phone sees a table, the camera down to
+    OBLIQUE_TILT, nearer dice (lower in the frame) larger, and some scenes' dice in a heap, each nearer die
+    covering part of the farther (training draws none: trained on them, the reader found more of the
+    held-out phone photos' dice but read more of them wrong, some for sure).
     """
     if width is None or height is None:
         sizes = HELD_OUT_SIZES if held_out else SIZES
         width, height = sizes[int(rng.integers(0, len(sizes)))]
     if die_px is None:
         die_px = float(np.exp(rng.uniform(math.log(15), math.log(min(150, min(width, height) / 3)))))
-    tilt = math.radians(rng.uniform(0, 50)) if rng.random() < 0.7 else 0.0
+    tilt = math.radians(rng.uniform(0, OBLIQUE_TILT if oblique else TILT)) if rng.random() < 0.7 else 0.0
     if count is None:
         room = width * height / (die_px * 2.2) ** 2
         count = int(rng.integers(1, max(2, min(25, room) + 1)))
@@ -491,36 +506,91 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     clutter(rng, surface, die_px)
     img = surface.astype(np.float32)
     light = rng.uniform(0, 2 * math.pi)
-    centres = _spread(rng, count, width, height, die_px, tilt)
-    truth = []
-    for cx, cy in sorted(centres, key=lambda p: p[1]):  # far dice first, near ones over them
-        die = random_die(rng)
-        side = die_px * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
-        corners = draw_die(img, rng, die, cx, cy, side, rng.uniform(0, math.pi / 2),
-                           tilt + rng.normal(0, 0.03) if tilt else 0.0, light)
+    depth = rng.uniform(0, DEPTH) * math.sin(tilt) if oblique and rng.random() < 0.7 else 0.0
+    size_at = perspective(die_px, depth, height)
+    heap = oblique and rng.random() < HEAP_SHARE
+    truth: list[TruthDie] = []
+
+    def put(die: SceneDie, cx: float, cy: float, side: float, yaw: float, lean: float) -> None:
+        corners = draw_die(img, rng, die, cx, cy, side, yaw, lean, light)
         x1, y1 = np.floor(corners.min(axis=0)).astype(int)
         x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
         truth.append(TruthDie(die.value, die.kind, die.colour, (int(x1), int(y1), int(x2), int(y2))))
+
+    pending = []  # an oblique scene's dice, put down once it is known which of them show
+    for cx, cy in sorted(spread(rng, count, width, height, size_at, tilt, heap), key=lambda p: p[1]):
+        die = random_die(rng)  # far dice first, near ones over them
+        side = size_at(cy) * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
+        yaw, lean = rng.uniform(0, math.pi / 2), tilt + rng.normal(0, 0.03) if tilt else 0.0
+        if oblique:
+            pending.append((die, cx, cy, side, yaw, lean))
+        else:
+            put(die, cx, cy, side, yaw, lean)
+    for placed in uncovered(pending):
+        put(*placed)
     return finish(rng, img), truth
 
 
-def _spread(rng: np.random.Generator, count: int, width: int, height: int, die_px: float,
-            tilt: float) -> list[tuple[float, float]]:
-    """Top-face centres of dice that do not overlap (some touch), all inside the frame."""
+def perspective(die_px: float, depth: float, height: int) -> Callable[[float], float]:
+    """A die's side (px) by the height y (px) of its top face's centre in a frame `height` px high: `die_px`
+    at the middle, exp(depth) times larger at the bottom (nearer a tilted camera) than at the top."""
+    return lambda y: die_px * math.exp(depth * (y / height - 0.5))
+
+
+def uncovered(dice: list[tuple]) -> list[tuple]:
+    """The dice (die, cx, cy, side, yaw, tilt; far to near) whose top face the nearer dice put down leave at
+    least MIN_VISIBLE of, far to near: the nearest is always put down, a farther one only where it shows."""
+    kept: list[tuple] = []
+    hulls: list[np.ndarray] = []  # the outlines of the dice put down, nearer than the one looked at
+    for d in reversed(dice):
+        faces = cube_faces(d[1], d[2], d[3], d[4], d[5])
+        top = faces[-1][1]
+        if hulls:
+            x0, y0 = np.floor(top.min(axis=0)).astype(int) - 1
+            x1, y1 = np.ceil(top.max(axis=0)).astype(int) + 2
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(mask, [np.round(top - (x0, y0)).astype(np.int32)], 1)
+            whole = int(mask.sum())
+            for hull in hulls:
+                cv2.fillPoly(mask, [np.round(hull - (x0, y0)).astype(np.int32)], 0)
+            if mask.sum() < MIN_VISIBLE * whole:
+                continue
+        kept.append(d)
+        hulls.append(cv2.convexHull(np.concatenate([q for _, q in faces]).astype(np.float32)).reshape(-1, 2))
+    return kept[::-1]
+
+
+def spread(rng: np.random.Generator, count: int, width: int, height: int, size_at: Callable[[float], float],
+            tilt: float, heap: bool) -> list[tuple[float, float]]:
+    """Top-face centres of dice, all inside the frame (size_at(y): a die's side px at height y). Apart,
+    they do not overlap (some touch); in a heap they lie round one spot, as close as standing dice can
+    (their bases apart on the table), so nearer dice cover the sides and edges of farther ones."""
     placed: list[tuple[float, float]] = []
-    reach = die_px * (0.75 + math.sin(tilt))
+    flat = max(math.cos(tilt), 0.3)  # the table seen at a slant: distances up the frame are this much shorter
+    if heap:  # the heap's middle and its spread (px)
+        hx, hy = rng.uniform(0.25, 0.75) * width, rng.uniform(0.3, 0.7) * height
+        spread = size_at(hy) * math.sqrt(count) * rng.uniform(0.4, 0.8)
     for _ in range(count):
         for _ in range(60):
-            if placed and rng.random() < 0.2:
+            if heap:
+                x, y = hx + rng.normal(0, spread), hy + rng.normal(0, spread * flat)
+            elif placed and rng.random() < 0.2:
                 x0, y0 = placed[int(rng.integers(0, len(placed)))]
-                a = rng.uniform(0, 2 * math.pi)
-                x, y = x0 + die_px * 1.5 * math.cos(a), y0 + die_px * 1.5 * math.sin(a) * (1 + math.sin(tilt))
+                a, near = rng.uniform(0, 2 * math.pi), size_at(y0) * 1.5
+                x, y = x0 + near * math.cos(a), y0 + near * math.sin(a) * (1 + math.sin(tilt))
             else:
+                reach = min(size_at(height / 2) * (0.75 + math.sin(tilt)), width / 2, height / 2)
                 x, y = rng.uniform(reach, width - reach), rng.uniform(reach, height - reach)
-            if not (die_px * 0.75 <= x <= width - die_px * 0.75 and die_px * 0.75 <= y <= height - reach):
+            s = size_at(y)
+            below = s * (0.75 + math.sin(tilt))  # from the top face's centre down, with a margin
+            if not (s * 0.75 <= x <= width - s * 0.75 and s * 0.75 <= y <= height - below):
                 continue
-            if all(abs(x - px) > die_px * 1.45 or abs(y - py) > die_px * (1.45 + 1.2 * math.sin(tilt))
-                   for px, py in placed):
+            if heap:
+                ok = all(math.hypot(x - px, (y - py) / flat) > 1.1 * max(s, size_at(py)) for px, py in placed)
+            else:
+                ok = all(abs(x - px) > s * 1.45 or abs(y - py) > s * (1.45 + 1.2 * math.sin(tilt))
+                         for px, py in placed)
+            if ok:
                 placed.append((x, y))
                 break
     return placed

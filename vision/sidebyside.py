@@ -4,6 +4,8 @@ neither was trained on.
 - each shared set's measured part (`vision.diceset`: whole sessions held out of training),
 - `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards) and settings
   (`scenes.HELD_OUT_SIZES` frames, half of them on a tiled floor: `random_scene(held_out=True)`),
+- `--oblique N` such scenes as a phone photographs a table, which no training draws (cameras down to 65
+  degrees, nearer dice larger, dice in heaps: `random_scene(oblique=True)`), from seeds of their own,
 - the learned reader's speed on 640x480 and 1280x720 frames (one core, OpenCV on one thread).
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
 above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
@@ -73,14 +75,20 @@ def held_out_photos(shared: Path = diceset.SHARED) -> Iterator[tuple[str, list[t
             yield folder.name, [(n, load_image(folder / "images" / n), labels[n]) for n in held]
 
 
-def held_out_renders(count: int) -> list[tuple[str, np.ndarray, list[bench.Label]]]:
+OBLIQUE_SEEDS = 100_000  # the oblique renders' seeds start this far past diceset.HELD_OUT_SEED
+
+
+def held_out_renders(count: int, oblique: bool = False) -> list[tuple[str, np.ndarray, list[bench.Label]]]:
+    """`count` renders from held-out seeds and settings; oblique: as a phone photographs a table (cameras
+    down to 65 degrees, nearer dice larger, dice in heaps: `random_scene(oblique=True)`, which no training
+    draws), from seeds of their own."""
     from vision.scenes import random_scene
 
+    first = diceset.HELD_OUT_SEED + (OBLIQUE_SEEDS if oblique else 0)
     out = []
-    for k in range(count):
-        image, truth = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + k), held_out=True)
-        out.append((f"seed {diceset.HELD_OUT_SEED + k}", image, [bench.Label(t.value, t.box, t.kind)
-                                                                  for t in truth]))
+    for seed in range(first, first + count):
+        image, truth = random_scene(np.random.default_rng(seed), held_out=True, oblique=oblique)
+        out.append((f"seed {seed}", image, [bench.Label(t.value, t.box, t.kind) for t in truth]))
     return out
 
 
@@ -166,6 +174,10 @@ def run(args) -> int:
     renders = int(getattr(args, "renders", 1000))
     if renders:
         sets.append((f"renders ({renders} held-out seeds and settings)", held_out_renders(renders)))
+    oblique = int(getattr(args, "oblique", 300))
+    if oblique:
+        sets.append((f"oblique renders ({oblique} held-out seeds: heaps, cameras down to 65 degrees)",
+                     held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
         print(f"{name}, measured part: {len(photos)} frames")
         for reader, read in readers.items():

@@ -6,7 +6,18 @@ import math
 
 import numpy as np
 
-from vision.scenes import COLOUR_NAMES, body_colour, cube_faces, pip_colour, random_die, random_scene
+from vision.scenes import (
+    COLOUR_NAMES,
+    MIN_VISIBLE,
+    body_colour,
+    cube_faces,
+    perspective,
+    pip_colour,
+    random_die,
+    random_scene,
+    spread,
+    uncovered,
+)
 
 
 def test_same_seed_gives_the_same_scene_and_truth():
@@ -70,3 +81,82 @@ def test_held_out_renders_use_frames_and_a_surface_training_never_draws(monkeypa
     for seed in range(20):
         scenes.table(np.random.default_rng(seed), 120, 160, 20)
     assert len(tiled) == before  # training's tables are never tiled floors
+
+
+def test_an_oblique_camera_sees_nearer_dice_larger():
+    side_at = perspective(40, 0.5, 480)
+    assert math.isclose(side_at(240), 40)
+    assert math.isclose(side_at(480) / side_at(0), math.exp(0.5))
+    assert perspective(40, 0.0, 480)(0) == perspective(40, 0.0, 480)(480) == 40
+    lower_larger = []
+    for seed in range(40):
+        _, truth = random_scene(np.random.default_rng(seed), 640, 480, die_px=30, count=8, oblique=True)
+        if len(truth) >= 4:
+            by_height = sorted(truth, key=lambda t: t.box[1])
+            side = lambda t: t.box[2] - t.box[0]  # noqa: E731  (a slant squashes heights, not widths)
+            half = len(by_height) // 2
+            lower_larger.append(np.mean([side(t) for t in by_height[half:]]) /
+                                np.mean([side(t) for t in by_height[:half]]))
+    assert max(lower_larger) > 1.2  # some scenes have depth
+    assert np.median(lower_larger) >= 1.0
+
+
+def test_a_die_is_put_down_only_where_nearer_dice_leave_most_of_its_top_face():
+    rng = np.random.default_rng(3)
+    die = random_die(rng, "d6")
+    far = (die, 100.0, 100.0, 40.0, 0.0, 0.0)  # its top face spans y 80..120
+    # a nearer die whose top starts 4 px into the far one's (a tenth covered) leaves it; 10 px (a quarter) not
+    assert uncovered([far, (die, 100.0, 136.0, 40.0, 0.0, 0.0)]) == [far, (die, 100.0, 136.0, 40.0, 0.0, 0.0)]
+    assert uncovered([far, (die, 100.0, 130.0, 40.0, 0.0, 0.0)]) == [(die, 100.0, 130.0, 40.0, 0.0, 0.0)]
+    assert 0.75 < MIN_VISIBLE < 0.9
+    # at a slant (top faces 30.6 px high, sides hanging 25.7 px below them) a nearer die may cover a
+    # farther one's side faces and keep it: it is the top face that must show
+    slant = math.radians(40)
+    far = (die, 100.0, 100.0, 40.0, 0.0, slant)
+    assert len(uncovered([far, (die, 100.0, 132.0, 40.0, 0.0, slant)])) == 2
+    assert len(uncovered([far, (die, 100.0, 122.0, 40.0, 0.0, slant)])) == 1
+
+
+def test_heaped_dice_lie_close_together_yet_stand_apart():
+    def nearest(points: list[tuple[float, float]], flat: float) -> list[float]:
+        return [min(math.hypot(x - u, (y - v) / flat) for u, v in points if (u, v) != (x, y))
+                for x, y in points]
+
+    tilt = math.radians(30)
+    heaped, apart = [], []
+    for seed in range(10):
+        pile = spread(np.random.default_rng(seed), 12, 800, 600, lambda y: 30.0, tilt, heap=True)
+        assert len(pile) >= 8
+        gaps = nearest(pile, math.cos(tilt))
+        assert min(gaps) > 1.1 * 30  # standing dice: their bases never overlap on the table
+        heaped.append(np.median(gaps))
+        apart.append(np.median(nearest(spread(np.random.default_rng(seed), 12, 800, 600, lambda y: 30.0,
+                                              tilt, heap=False), math.cos(tilt))))
+    assert np.median(heaped) < 2.0 * 30 < np.median(apart)
+
+
+def test_some_oblique_scenes_heap_dice_so_that_near_ones_cover_far_ones():
+    def overlap(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def touching(oblique: bool) -> int:
+        count = 0
+        for seed in range(30):
+            _, truth = random_scene(np.random.default_rng(seed), 640, 480, 40, 10, oblique=oblique)
+            boxes = [t.box for t in truth]
+            count += any(overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        return count
+
+    assert 3 <= touching(oblique=True) <= 25
+    assert touching(oblique=False) == 0  # what the reader trains on: dice apart
+
+
+def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
+    from vision.scenes import OBLIQUE_TILT
+
+    steepest = math.radians(OBLIQUE_TILT)
+    for seed in range(5):  # a tile of the detector's with dice a third of it across
+        centres = spread(np.random.default_rng(seed), 4, 224, 224, lambda y: 224 / 3, steepest, heap=False)
+        assert all(0 < x < 224 and 0 < y < 224 for x, y in centres)
+    _, truth = random_scene(np.random.default_rng(7), 224, 224, die_px=224 / 3, oblique=True)
+    assert all(0 <= t.box[0] < t.box[2] <= 224 for t in truth)
