@@ -74,12 +74,13 @@ def working_die(rng: np.random.Generator, die_px: float) -> float:
     return float(np.exp(rng.uniform(math.log(max(5.0, die_px / 5)), math.log(max(5.0, min(die_px, 64.0))))))
 
 
-def render_tile(rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
-    """A TILE x TILE rendered table at a working scale the reader uses, and its top faces' boxes there."""
+def render_tile(rng: np.random.Generator, oblique: float = 0.0) -> tuple[np.ndarray, list[Box]]:
+    """A TILE x TILE rendered table at a working scale the reader uses, and its top faces' boxes there;
+    `oblique`: the share of tables drawn as phones see them (`random_scene(oblique=True)`)."""
     die_px = float(np.exp(rng.uniform(math.log(15), math.log(150))))
     scale = working_die(rng, die_px) / die_px
     side = int(round(TILE / scale))
-    image, truth = random_scene(rng, side, side, die_px=min(die_px, side / 3))
+    image, truth = random_scene(rng, side, side, die_px=min(die_px, side / 3), oblique=drawn(rng, oblique))
     tile = cv2.resize(image, (TILE, TILE), interpolation=cv2.INTER_AREA)
     k = TILE / side
     return tile, [((t.box[0] + t.box[2]) / 2 * k, (t.box[1] + t.box[3]) / 2 * k,
@@ -163,11 +164,17 @@ def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: fl
     return np.ascontiguousarray(out)
 
 
-def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3
+def drawn(rng: np.random.Generator, share: float) -> bool:
+    """True for about `share` of the calls; with no share, never, and no number is drawn (the scenes of the
+    committed weights stay as they were)."""
+    return share > 0 and bool(rng.random() < share)
+
+
+def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0
                 ) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
     crops of die size that show no top face (table, clutter, a side face, between dice): class 0."""
-    image, truth = random_scene(rng)
+    image, truth = random_scene(rng, oblique=drawn(rng, oblique))
     crops, values, colours = [], [], []
     sides = []
     for t in truth:

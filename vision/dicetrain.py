@@ -133,21 +133,21 @@ def _layers():
 # ---------------------------------------------------------------- data, made in parallel
 
 
-def _render_tiles(args: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, stream, first, count = args  # stream 0 trains, stream 3 calibrates
+def _render_tiles(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    seed, stream, first, count, oblique = args  # stream 0 trains, stream 3 calibrates
     tiles, maps = [], []
     for k in range(first, first + count):
-        tile, boxes = diceset.render_tile(np.random.default_rng([seed, stream, k]))
+        tile, boxes = diceset.render_tile(np.random.default_rng([seed, stream, k]), oblique)
         tiles.append(tile)
         maps.append(diceset.targets(boxes))
     return np.stack(tiles), np.stack(maps)
 
 
-def _scene_crops(args: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, stream, first, count = args
+def _scene_crops(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, stream, first, count, oblique = args
     crops, values, colours = [], [], []
     for k in range(first, first + count):
-        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]))
+        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique)
         crops += c
         values += v
         colours += o
@@ -697,7 +697,8 @@ def run(args, log=Log) -> int:
         return np.stack(ts), np.stack(ms)
 
     log(f"rendering {args.scenes} scenes for the classifier")
-    parts = _parallel(_scene_crops, _chunks(seed, args.scenes, 50, 1), workers)
+    oblique = float(getattr(args, "oblique", 0.0))  # the share of renders drawn as phones see a table
+    parts = _parallel(_scene_crops, [(*job, oblique) for job in _chunks(seed, args.scenes, 50, 1)], workers)
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
@@ -709,7 +710,8 @@ def run(args, log=Log) -> int:
         log(f"keeping the detector in {out}")
     else:
         log(f"rendering {args.tiles} detector tiles ({workers} processes)")
-        parts = _parallel(_render_tiles, _chunks(seed, args.tiles, 100, 0), workers)
+        jobs = [(*job, oblique) for job in _chunks(seed, args.tiles, 100, 0)]
+        parts = _parallel(_render_tiles, jobs, workers)
         tiles = np.concatenate([p[0] for p in parts])
         maps = np.concatenate([p[1] for p in parts])
         log(f"  {len(tiles)} tiles ({time.time() - t0:.0f} s into the run)")

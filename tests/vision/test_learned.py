@@ -178,10 +178,10 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     from vision import dicetrain
 
     torch.set_num_threads(1)
-    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
     dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
@@ -234,7 +234,7 @@ def test_a_detector_trained_on_forked_batches_is_the_same_for_the_same_seed():
     from vision import dicetrain
 
     torch.set_num_threads(1)
-    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
 
     def trained(seed: int):
         net = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=3, seed=seed,
@@ -257,7 +257,7 @@ def test_a_batch_that_cannot_be_made_stops_the_training_with_its_error():
 def test_augmented_tiles_are_the_turned_tiles_brightened_as_float_nhwc_0_to_1():
     from vision import dicetrain
 
-    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3))
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     x, turned_maps = dicetrain._augment_tiles(np.random.default_rng(5), tiles, maps)
     rng = np.random.default_rng(5)
     turned, want_maps = dicetrain.turn(tiles, maps, int(rng.integers(0, 4)))
@@ -347,9 +347,9 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
     from vision import dicetrain
 
     torch.manual_seed(0)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
-    tiles, maps = dicetrain._render_tiles((3, 0, 0, 1))
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
                                         log=lambda *_: None)
     dicetrain.export(detector, classifier, {"detect_min": 0.5}, tmp_path)

@@ -160,3 +160,42 @@ def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
         assert all(0 < x < 224 and 0 < y < 224 for x, y in centres)
     _, truth = random_scene(np.random.default_rng(7), 224, 224, die_px=224 / 3, oblique=True)
     assert all(0 <= t.box[0] < t.box[2] <= 224 for t in truth)
+
+
+def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
+    """Oblique scenes draw their own numbers only when asked for: the training's ordinary scenes and
+    tiles are those `companion train dice` made the committed weights from (their truths, digested)."""
+    import hashlib
+
+    from vision import diceset
+
+    scenes_digest, tiles_digest = hashlib.sha1(), hashlib.sha1()
+    for k in range(20):
+        _, truth = random_scene(np.random.default_rng([1, 1, k]))
+        scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box) for t in truth]).encode())
+        _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]))
+        tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
+    assert scenes_digest.hexdigest() == "0b2ea23c47c9720d7dce9ce9f963500be587d30f"
+    assert tiles_digest.hexdigest() == "7decee1a7edbca8230792b2ccdc096d26f42245b"
+
+
+def test_training_draws_the_share_of_oblique_scenes_it_is_given_and_none_by_default():
+    import argparse
+
+    from companion.commands.train import add_parser
+    from vision import diceset
+
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    assert not diceset.drawn(rng, 0.0) and rng.bit_generator.state == before  # no number drawn
+    assert sum(diceset.drawn(rng, 0.3) for _ in range(1000)) in range(250, 350)
+    assert all(diceset.drawn(rng, 1.0) for _ in range(20))
+    plain = diceset.scene_crops(np.random.default_rng(9))
+    assert np.array_equal(np.stack(plain[0]), np.stack(diceset.scene_crops(np.random.default_rng(9),
+                                                                           oblique=0.0)[0]))
+    steep = diceset.scene_crops(np.random.default_rng(9), oblique=1.0)
+    assert len(steep[0]) != len(plain[0]) or not np.array_equal(np.stack(steep[0]), np.stack(plain[0]))
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert parser.parse_args(["train", "dice"]).oblique == 0.0
+    assert parser.parse_args(["train", "dice", "--oblique", "0.5"]).oblique == 0.5
