@@ -473,8 +473,7 @@ HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 
 
 TILT = 50  # degrees from straight down: the steepest camera of an ordinary scene
-# An oblique scene is what phone photos of a table show (`random_scene(oblique=True)`): a camera as low as
-OBLIQUE_TILT = 65  # degrees, nearer dice larger, and some scenes heaping their dice
+OBLIQUE_TILT = 65  # degrees: the steepest camera of an oblique scene, as phones photograph a table
 HEAP_SHARE = 0.3  # share of oblique scenes whose dice lie in one heap, the nearer covering the farther
 MIN_VISIBLE = 0.8  # a die is put down only where nearer dice leave at least this share of its top face
 DEPTH = 1.0  # a tilted camera's dice grow at most exp(DEPTH * sin(tilt)) times from the frame's top to bottom
@@ -490,8 +489,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     count: dice (default as many as fit, 1..25; fewer where a heap covers some); held_out: also draw the
     settings training never sees (`table`); oblique: as a phone sees a table, the camera down to
     OBLIQUE_TILT, nearer dice (lower in the frame) larger, and some scenes' dice in a heap, each nearer die
-    covering part of the farther (training draws none: trained on them, the reader found more of the
-    held-out phone photos' dice but read more of them wrong, some for sure).
+    covering part of the farther (training draws them only when told to: `companion train dice --oblique`).
     """
     if width is None or height is None:
         sizes = HELD_OUT_SIZES if held_out else SIZES
