@@ -697,7 +697,7 @@ def run(args, log=Log) -> int:
         return np.stack(ts), np.stack(ms)
 
     log(f"rendering {args.scenes} scenes for the classifier")
-    oblique = float(getattr(args, "oblique", 0.0))  # the share of renders drawn as phones see a table
+    oblique = args.oblique  # the share of renders drawn as phones photograph a table
     parts = _parallel(_scene_crops, [(*job, oblique) for job in _chunks(seed, args.scenes, 50, 1)], workers)
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])

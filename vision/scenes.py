@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -509,11 +510,11 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     heap = oblique and rng.random() < HEAP_SHARE
     truth: list[TruthDie] = []
 
-    def put(die: SceneDie, cx: float, cy: float, side: float, yaw: float, lean: float) -> None:
-        corners = draw_die(img, rng, die, cx, cy, side, yaw, lean, light)
+    def put(d: Placed) -> None:
+        corners = draw_die(img, rng, d.die, d.cx, d.cy, d.side, d.yaw, d.tilt, light)
         x1, y1 = np.floor(corners.min(axis=0)).astype(int)
         x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
-        truth.append(TruthDie(die.value, die.kind, die.colour, (int(x1), int(y1), int(x2), int(y2))))
+        truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, (int(x1), int(y1), int(x2), int(y2))))
 
     pending = []  # an oblique scene's dice, put down once it is known which of them show
     for cx, cy in sorted(spread(rng, count, width, height, size_at, tilt, heap), key=lambda p: p[1]):
@@ -521,12 +522,24 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
         side = size_at(cy) * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
         yaw, lean = rng.uniform(0, math.pi / 2), tilt + rng.normal(0, 0.03) if tilt else 0.0
         if oblique:
-            pending.append((die, cx, cy, side, yaw, lean))
+            pending.append(Placed(die, cx, cy, side, yaw, lean))
         else:
-            put(die, cx, cy, side, yaw, lean)
+            put(Placed(die, cx, cy, side, yaw, lean))
     for placed in uncovered(pending):
-        put(*placed)
+        put(placed)
     return finish(rng, img), truth
+
+
+class Placed(NamedTuple):
+    """A die where it lies in a scene: its top face's centre and side (px), its yaw and the camera's tilt
+    (radians)."""
+
+    die: SceneDie
+    cx: float
+    cy: float
+    side: float
+    yaw: float
+    tilt: float
 
 
 def perspective(die_px: float, depth: float, height: int) -> Callable[[float], float]:
@@ -535,13 +548,13 @@ def perspective(die_px: float, depth: float, height: int) -> Callable[[float], f
     return lambda y: die_px * math.exp(depth * (y / height - 0.5))
 
 
-def uncovered(dice: list[tuple]) -> list[tuple]:
-    """The dice (die, cx, cy, side, yaw, tilt; far to near) whose top face the nearer dice put down leave at
-    least MIN_VISIBLE of, far to near: the nearest is always put down, a farther one only where it shows."""
-    kept: list[tuple] = []
+def uncovered(dice: list[Placed]) -> list[Placed]:
+    """The dice (far to near) whose top face the nearer dice put down leave at least MIN_VISIBLE of, far to
+    near: the nearest is always put down, a farther one only where it shows."""
+    kept: list[Placed] = []
     hulls: list[np.ndarray] = []  # the outlines of the dice put down, nearer than the one looked at
     for d in reversed(dice):
-        faces = cube_faces(d[1], d[2], d[3], d[4], d[5])
+        faces = cube_faces(d.cx, d.cy, d.side, d.yaw, d.tilt)
         top = faces[-1][1]
         if hulls:
             x0, y0 = np.floor(top.min(axis=0)).astype(int) - 1
@@ -564,20 +577,20 @@ def spread(rng: np.random.Generator, count: int, width: int, height: int, size_a
     they do not overlap (some touch); in a heap they lie round one spot, as close as standing dice can
     (their bases apart on the table), so nearer dice cover the sides and edges of farther ones."""
     placed: list[tuple[float, float]] = []
-    flat = max(math.cos(tilt), 0.3)  # the table seen at a slant: distances up the frame are this much shorter
-    if heap:  # the heap's middle and its spread (px)
+    flat = math.cos(tilt)  # the table seen at a slant: distances up the frame are this much shorter
+    reach = min(size_at(height / 2) * (0.75 + math.sin(tilt)), width / 2, height / 2)  # a die's margin, px
+    if heap:  # the heap's middle and how far round it its dice lie (px)
         hx, hy = rng.uniform(0.25, 0.75) * width, rng.uniform(0.3, 0.7) * height
-        spread = size_at(hy) * math.sqrt(count) * rng.uniform(0.4, 0.8)
+        scatter = size_at(hy) * math.sqrt(count) * rng.uniform(0.4, 0.8)
     for _ in range(count):
         for _ in range(60):
             if heap:
-                x, y = hx + rng.normal(0, spread), hy + rng.normal(0, spread * flat)
+                x, y = hx + rng.normal(0, scatter), hy + rng.normal(0, scatter * flat)
             elif placed and rng.random() < 0.2:
                 x0, y0 = placed[int(rng.integers(0, len(placed)))]
                 a, near = rng.uniform(0, 2 * math.pi), size_at(y0) * 1.5
                 x, y = x0 + near * math.cos(a), y0 + near * math.sin(a) * (1 + math.sin(tilt))
             else:
-                reach = min(size_at(height / 2) * (0.75 + math.sin(tilt)), width / 2, height / 2)
                 x, y = rng.uniform(reach, width - reach), rng.uniform(reach, height - reach)
             s = size_at(y)
             below = s * (0.75 + math.sin(tilt))  # from the top face's centre down, with a margin

@@ -159,6 +159,7 @@ def run(args) -> int:
     """Entry point of `companion bench vision compare`."""
     from vision.dice import read_crop, read_dice
     from vision.learned import CLASSIFIER, DATA, DETECTOR, META, LearnedReader
+    from vision.scenes import OBLIQUE_TILT
     from vision.treehouse import TreehouseTemplates
 
     models = Path(getattr(args, "models", None) or DATA)
@@ -177,8 +178,8 @@ def run(args) -> int:
         sets.append((f"renders ({renders} held-out seeds and settings)", held_out_renders(renders)))
     oblique = int(getattr(args, "oblique", 300))
     if oblique:
-        sets.append((f"oblique renders ({oblique} held-out seeds: heaps, cameras down to 65 degrees)",
-                     held_out_renders(oblique, oblique=True)))
+        title = f"oblique renders ({oblique} held-out seeds: heaps, cameras down to {OBLIQUE_TILT} degrees)"
+        sets.append((title, held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
         print(f"{name}, measured part: {len(photos)} frames")
         for reader, read in readers.items():

@@ -9,6 +9,7 @@ import numpy as np
 from vision.scenes import (
     COLOUR_NAMES,
     MIN_VISIBLE,
+    Placed,
     body_colour,
     cube_faces,
     perspective,
@@ -104,17 +105,18 @@ def test_an_oblique_camera_sees_nearer_dice_larger():
 def test_a_die_is_put_down_only_where_nearer_dice_leave_most_of_its_top_face():
     rng = np.random.default_rng(3)
     die = random_die(rng, "d6")
-    far = (die, 100.0, 100.0, 40.0, 0.0, 0.0)  # its top face spans y 80..120
+    far = Placed(die, 100.0, 100.0, 40.0, 0.0, 0.0)  # its top face spans y 80..120
     # a nearer die whose top starts 4 px into the far one's (a tenth covered) leaves it; 10 px (a quarter) not
-    assert uncovered([far, (die, 100.0, 136.0, 40.0, 0.0, 0.0)]) == [far, (die, 100.0, 136.0, 40.0, 0.0, 0.0)]
-    assert uncovered([far, (die, 100.0, 130.0, 40.0, 0.0, 0.0)]) == [(die, 100.0, 130.0, 40.0, 0.0, 0.0)]
+    near, nearer = Placed(die, 100.0, 136.0, 40.0, 0.0, 0.0), Placed(die, 100.0, 130.0, 40.0, 0.0, 0.0)
+    assert uncovered([far, near]) == [far, near]
+    assert uncovered([far, nearer]) == [nearer]
     assert 0.75 < MIN_VISIBLE < 0.9
     # at a slant (top faces 30.6 px high, sides hanging 25.7 px below them) a nearer die may cover a
     # farther one's side faces and keep it: it is the top face that must show
     slant = math.radians(40)
-    far = (die, 100.0, 100.0, 40.0, 0.0, slant)
-    assert len(uncovered([far, (die, 100.0, 132.0, 40.0, 0.0, slant)])) == 2
-    assert len(uncovered([far, (die, 100.0, 122.0, 40.0, 0.0, slant)])) == 1
+    far = Placed(die, 100.0, 100.0, 40.0, 0.0, slant)
+    assert len(uncovered([far, Placed(die, 100.0, 132.0, 40.0, 0.0, slant)])) == 2
+    assert len(uncovered([far, Placed(die, 100.0, 122.0, 40.0, 0.0, slant)])) == 1
 
 
 def test_heaped_dice_lie_close_together_yet_stand_apart():
