@@ -151,14 +151,16 @@ def value_class(value: int | str) -> int:
 
 
 def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
-                  side: float) -> np.ndarray:
+                  side: float, upright: bool = False) -> np.ndarray:
     """A classifier crop round a die as a detector might place it: centre off by up to a tenth of the die,
-    size off by a sixth; turned by quarter turns and mirrored (a face's value does not change)."""
+    size off by a sixth; turned by quarter turns (unless `upright`: the frame's down is kept, and with it
+    which way a tilted camera's side faces hang) and mirrored (a face's value does not change)."""
     cx += rng.normal(0, 0.05) * side
     cy += rng.normal(0, 0.05) * side
     side *= math.exp(rng.normal(0, 0.1))
     out = crop(image, cx, cy, CONTEXT * side)
-    out = np.rot90(out, int(rng.integers(0, 4)))
+    if not upright:
+        out = np.rot90(out, int(rng.integers(0, 4)))
     if rng.random() < 0.5:
         out = out[:, ::-1]
     return np.ascontiguousarray(out)
@@ -170,10 +172,13 @@ def drawn(rng: np.random.Generator, share: float) -> bool:
     return share > 0 and bool(rng.random() < share)
 
 
-def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0
-                ) -> tuple[list[np.ndarray], list[int], list[int]]:
+def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
+                upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
-    crops of die size that show no top face (table, clutter, a side face, between dice): class 0."""
+    crops of die size that show no top face (table, clutter, a side face, between dice): class 0.
+    `upright` crops keep the frame's down (`jittered_crop`), and each die a tilted camera sees the sides
+    of also gives a crop on one of them, class 0: an upright classifier can learn that a face with another
+    above it is a side (turned crops cannot tell it from a top face with its side below)."""
     image, truth = random_scene(rng, oblique=drawn(rng, oblique))
     crops, values, colours = [], [], []
     sides = []
@@ -182,9 +187,11 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         side = max(x2 - x1, y2 - y1)
         sides.append(((x1 + x2) / 2, (y1 + y2) / 2, side))
         for _ in range(copies):
-            crops.append(jittered_crop(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side))
+            crops.append(jittered_crop(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side, upright))
             values.append(value_class(t.value))
             colours.append(COLOUR_INDEX[t.colour])
+    shown = [(t.sides[int(rng.integers(0, len(t.sides)))], i)  # a side face of each die, when upright
+             for i, t in enumerate(truth) if upright and t.sides]
     h, w = image.shape[:2]
     for _ in range(negatives if sides else 0):
         cx, cy, side = sides[int(rng.integers(0, len(sides)))]
@@ -196,7 +203,14 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
             x, y = rng.uniform(0, w), rng.uniform(0, h)
         if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
             continue
-        crops.append(jittered_crop(rng, image, x, y, side * math.exp(rng.normal(0, 0.3))))
+        crops.append(jittered_crop(rng, image, x, y, side * math.exp(rng.normal(0, 0.3)), upright))
+        values.append(0)
+        colours.append(-1)
+    for (x1, y1, x2, y2), i in shown:  # a die's side face, cropped as the detector would a die there
+        x, y = (x1 + x2) / 2, (y1 + y2) / 2
+        if any(math.hypot(x - px, y - py) < 0.55 * ps for j, (px, py, ps) in enumerate(sides) if j != i):
+            continue  # a nearer die's top face covers it
+        crops.append(jittered_crop(rng, image, x, y, sides[i][2], upright=True))
         values.append(0)
         colours.append(-1)
     return crops, values, colours

@@ -47,6 +47,7 @@ from vision.learned import (
     KIND_FROM_COLOUR,
     META,
     MIRROR,
+    MIRRORS,
     TURNS,
     VALUES,
     Found,
@@ -143,11 +144,12 @@ def _render_tiles(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, n
     return np.stack(tiles), np.stack(maps)
 
 
-def _scene_crops(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, stream, first, count, oblique = args
+def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, stream, first, count, oblique, upright = args
     crops, values, colours = [], [], []
     for k in range(first, first + count):
-        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique)
+        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique,
+                                      upright=upright)
         crops += c
         values += v
         colours += o
@@ -612,12 +614,13 @@ def quantise(out: Path, views: np.ndarray) -> None:
 # ---------------------------------------------------------------- the whole run
 
 
-def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int
+def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int, upright: bool = False
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Classifier crops of the training photos where the trained detector finds dice (every peak down to
     the reader's lowest threshold, `PEAK_GRID[0]`): a found die on a label takes the label's value
     (`copies` crops); a found die on none is "no die" (one crop each, the strongest first, as many as the
-    photo's dice have crops). A labelled die the detector missed is cropped at its label."""
+    photo's dice have crops). A labelled die the detector missed is cropped at its label. `upright`: the
+    crops keep the frame's down (`diceset.jittered_crop`)."""
     crops, values = [], []
     for _, image, labels in photos:
         found = reader.detect(image)
@@ -630,18 +633,20 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
                 side = max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
                 cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
             for _ in range(copies):
-                crops.append(diceset.jittered_crop(rng, image, cx, cy, side))
+                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright))
                 values.append(value)
         false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
         for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
             f = found[i]
-            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h)))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
             values.append(0)
     return crops, values
 
 
-def _casino_crops(shared: Path, rng: np.random.Generator, copies: int) -> tuple[list[np.ndarray], list[int]]:
-    """Training crops of the casino set: each photo holds one die that fills it."""
+def _casino_crops(shared: Path, rng: np.random.Generator, copies: int, upright: bool = False
+                  ) -> tuple[list[np.ndarray], list[int]]:
+    """Training crops of the casino set: each photo holds one die that fills it (`upright`: kept the way
+    up it was photographed)."""
     folder = shared / "casino-crops-train"
     if not (folder / "crops.csv").is_file():
         return [], []
@@ -653,7 +658,7 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int) -> tuple[
             continue
         h, w = image.shape[:2]
         for _ in range(copies):
-            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w)))
+            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright))
             values.append(int(row["value"]))
     return crops, values
 
@@ -698,7 +703,9 @@ def run(args, log=Log) -> int:
 
     log(f"rendering {args.scenes} scenes for the classifier")
     oblique = args.oblique  # the share of renders drawn as phones photograph a table
-    parts = _parallel(_scene_crops, [(*job, oblique) for job in _chunks(seed, args.scenes, 50, 1)], workers)
+    upright = args.upright  # the classifier keeps the frame's down (and learns side faces are no die)
+    parts = _parallel(_scene_crops, [(*job, oblique, upright) for job in _chunks(seed, args.scenes, 50, 1)],
+                      workers)
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
@@ -725,8 +732,8 @@ def run(args, log=Log) -> int:
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader.in_folder(out, args.threads)
     rng = np.random.default_rng([seed, 30])
-    real, real_values = _photo_crops(reader, photos, rng, copies=6)
-    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12)
+    real, real_values = _photo_crops(reader, photos, rng, copies=6, upright=upright)
+    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12, upright=upright)
     log(f"  {len(real)} crops of training photos, {len(casino)} of casino crops "
         f"({time.time() - t0:.0f} s into the run)")
     first_real = len(crops)
@@ -736,21 +743,28 @@ def run(args, log=Log) -> int:
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
     classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
                                   device)
-    export(detector, classifier, {"detect_min": PEAK_GRID[0], "turns": TURNS, "mirror": MIRROR}, out)
+    export(detector, classifier, {"detect_min": PEAK_GRID[0], **_looks(upright)}, out)
     quantise(out, calibration_views(LearnedReader.in_folder(out, args.threads), scenes))
     log(f"  classifier made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t, kind = calibrate(reader, scenes, photos, log)
-    save_meta(_meta(t, detect_min, kind, seed), out)
+    save_meta(_meta(t, detect_min, kind, seed, upright), out)
     for name in (DETECTOR.name, CLASSIFIER.name):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
     return 0
 
 
-def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int) -> dict:
+def _looks(upright: bool) -> dict:
+    """How the reader looks: its classifier's looks at a crop (quarter turns, or an upright one's crop and
+    mirror image) and the detector's mirrored frame."""
+    looks = {"turns": MIRRORS, "upright": True} if upright else {"turns": TURNS}
+    return {**looks, "mirror": MIRROR}
+
+
+def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int, upright: bool = False) -> dict:
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, "turns": TURNS, "mirror": MIRROR, "seed": seed}
+            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "seed": seed}
 
 
 @contextmanager
@@ -840,8 +854,9 @@ def recalibrate(args, log=Log) -> int:
     --out again (after a change to how they are measured), without training; rewrites only the meta JSON."""
     out = Path(args.out)
     reader = LearnedReader.in_folder(out, args.threads)
-    reader.turns, reader.mirror = TURNS, MIRROR
+    looks = _looks(reader.upright)  # as it was trained: upright or turned
+    reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
-    save_meta(_meta(t, detect_min, kind, args.seed), out)
+    save_meta(_meta(t, detect_min, kind, args.seed, reader.upright), out)
     log(f"saved {out / META.name}")
     return 0

@@ -18,7 +18,9 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed by it).
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
   box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it, in `TURNS` quarter
-  turns. It names the top face (a pip value 1-6, a Treehouse symbol, or "no die") and the body
+  turns (an `upright` classifier, one that learned which way is down in the frame, reads the crop and its
+  mirror image instead: a tilted camera's side faces hang below their top face, which a turn hides). It
+  names the top face (a pip value 1-6, a Treehouse symbol, or "no die") and the body
   colour. It runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop).
   Its probabilities are calibrated on held-out renders (temperature scaling) and averaged
   over the turns, and the confidence is that probability.
@@ -64,6 +66,7 @@ MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
 TURNS = 4  # each crop is read in this many quarter turns and their probabilities averaged
+MIRRORS = 2  # an upright classifier reads each crop and its mirror image (`looks`)
 MIRROR = True  # the detector's heatmap is averaged with that of the mirrored frame (both looks)
 VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classifier's face classes
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
@@ -152,6 +155,14 @@ def turned(image: np.ndarray, k: int) -> np.ndarray:
     return image if k % 4 == 0 else cv2.rotate(image, QUARTER_TURNS[k % 4])
 
 
+def looks(image: np.ndarray, k: int, upright: bool) -> np.ndarray:
+    """The k-th look the classifier takes at a crop: k quarter turns, or for an upright classifier (which
+    keeps the frame's down) the crop itself (k even) or its mirror image (k odd)."""
+    if upright:
+        return image[:, ::-1] if k % 2 else image
+    return turned(image, k)
+
+
 def may_be_grey(value: str) -> bool:
     """Whether a face the classifier read (from VALUES) is one the small grey die shows (1-4)."""
     return value.isdigit() and int(value) in GREY_FACES
@@ -200,6 +211,7 @@ class LearnedReader:
     _default: LearnedReader | None = None
     kind_model: tuple[float, ...] = KIND_FROM_COLOUR
     mirror = False
+    upright = False
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, meta: Path = META,
                  threads: int = 1):
@@ -211,7 +223,8 @@ class LearnedReader:
             raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
-        self.turns = int(self.meta.get("turns", 1))  # quarter turns read of each crop, as calibrated
+        self.turns = int(self.meta.get("turns", 1))  # looks at each crop, as calibrated (`looks`)
+        self.upright = bool(self.meta.get("upright", False))  # the classifier keeps the frame's down
         self.mirror = bool(self.meta.get("mirror", False))  # the detector also looks at the mirrored frame
         self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
         if len(self.kind_model) != 4:
@@ -276,8 +289,8 @@ class LearnedReader:
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's face (turns, n, len(VALUES)) and colour (turns, n, len(COLOURS)) logits for
-        each die found, in each of its crop's `self.turns` quarter turns (a face's value and colour do
-        not turn, so the turns are `self.turns` looks at the same die)."""
+        each die found, in each of its crop's `self.turns` looks (quarter turns or mirror images: a
+        face's value and colour do not turn, so they are `self.turns` looks at the same die)."""
         if not found:
             return (np.zeros((self.turns, 0, len(VALUES)), np.float32),
                     np.zeros((self.turns, 0, len(COLOURS)), np.float32))
@@ -287,9 +300,9 @@ class LearnedReader:
 
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its
-        `self.turns` quarter turns, turn by turn, float (turns * n, 3, CROP, CROP) in 0..1."""
+        `self.turns` looks, look by look, float (turns * n, 3, CROP, CROP) in 0..1."""
         crops = [crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found]
-        views = np.stack([turned(c, k) for k in range(self.turns) for c in crops])
+        views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
     def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:

@@ -62,12 +62,14 @@ class DieSpec:
 
 @dataclass(frozen=True)
 class TruthDie:
-    """What is really in a rendered scene: the face up, kind, colour name and face box (x1, y1, x2, y2) px."""
+    """What is really in a rendered scene: the face up, kind, colour name and face box (x1, y1, x2, y2) px,
+    and the boxes of the side faces a tilted camera sees (each may be covered by a nearer die)."""
 
     value: int | str
     kind: str
     colour: str
     box: tuple[int, int, int, int]
+    sides: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def random_specs(rng: np.random.Generator, count: int) -> list[DieSpec]:

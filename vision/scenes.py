@@ -243,8 +243,9 @@ def _paste(img: np.ndarray, texture: np.ndarray, mask: np.ndarray, quad: np.ndar
 
 
 def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float, cy: float, side: float,
-             yaw: float, tilt: float, light: float) -> np.ndarray:
-    """Draw a die (its shadow, visible sides, top) on the float image; return the top face's corners.
+             yaw: float, tilt: float, light: float) -> list[tuple[str, np.ndarray]]:
+    """Draw a die (its shadow, visible sides, top) on the float image; return its faces as `cube_faces`
+    gives them (the top last), in the image's px.
 
     Works on the die's own neighbourhood of the image only (a view of it), so a die costs what its
     size costs, whatever the frame's."""
@@ -282,7 +283,7 @@ def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float
                    cv2.LINE_AA, 4)
         spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05 + 0.5)
         local += (spot * rng.uniform(60, 180))[..., None]
-    return top_corners + (x0, y0)
+    return [(name, quad + (x0, y0)) for name, quad in faces]
 
 
 def _opposite(die: SceneDie, value: int | str) -> int | str:
@@ -511,10 +512,9 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     truth: list[TruthDie] = []
 
     def put(d: Placed) -> None:
-        corners = draw_die(img, rng, d.die, d.cx, d.cy, d.side, d.yaw, d.tilt, light)
-        x1, y1 = np.floor(corners.min(axis=0)).astype(int)
-        x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
-        truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, (int(x1), int(y1), int(x2), int(y2))))
+        faces = draw_die(img, rng, d.die, d.cx, d.cy, d.side, d.yaw, d.tilt, light)
+        top, *sides = (box_of(quad) for _, quad in reversed(faces))
+        truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, top, tuple(sides)))
 
     pending = []  # an oblique scene's dice, put down once it is known which of them show
     for cx, cy in sorted(spread(rng, count, width, height, size_at, tilt, heap), key=lambda p: p[1]):
@@ -528,6 +528,13 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     for placed in uncovered(pending):
         put(placed)
     return finish(rng, img), truth
+
+
+def box_of(quad: np.ndarray) -> tuple[int, int, int, int]:
+    """The whole-px box (x1, y1, x2, y2) round a face's corners."""
+    x1, y1 = np.floor(quad.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(quad.max(axis=0)).astype(int)
+    return int(x1), int(y1), int(x2), int(y2)
 
 
 class Placed(NamedTuple):

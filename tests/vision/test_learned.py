@@ -455,6 +455,62 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged
     assert reader.classify(frame, [])[0].shape == (0, len(VALUES))
 
 
+def test_an_upright_classifier_reads_each_crop_and_its_mirror_image_and_never_turns_it():
+    from vision.learned import COLOURS, VALUES, looks
+
+    class Session:
+        """'Reads' a crop's face "1" logit as its top-left pixel's blue level (0..1)."""
+
+        def run(self, _, feeds):
+            x = feeds["crops"]
+            values = np.zeros((len(x), len(VALUES)), np.float32)
+            values[:, 1] = x[:, 0, 0, 0]
+            return values, np.zeros((len(x), len(COLOURS)), np.float32)
+
+    reader = LearnedReader.__new__(LearnedReader)
+    reader.classifier, reader.temperature, reader.turns, reader.upright = Session(), 1.0, 2, True
+    die = [Found(100, 100, 50, 50, 0.9)]
+    left = np.zeros((200, 200, 3), np.uint8)
+    left[:100, :100] = 255  # bright top left: the crop sees it, its mirror image does not
+    assert reader.logits(left, die)[0][:, 0, 1] == pytest.approx([1, 0])
+    below = np.zeros((200, 200, 3), np.uint8)
+    below[100:] = 255  # bright below the die: no look brings it to the top, as a turn would
+    assert reader.logits(below, die)[0][:, 0, 1] == pytest.approx([0, 0])
+    image = np.arange(12, dtype=np.uint8).reshape(3, 4, 1)
+    assert np.array_equal(looks(image, 1, True), image[:, ::-1])
+    assert np.array_equal(looks(image, 2, True), image)
+    assert np.array_equal(looks(image, 1, False), turned(image, 1))
+
+
+def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_faces_as_no_die():
+    import argparse
+
+    from companion.commands.train import add_parser
+    from vision.dicetrain import _looks
+
+    image = np.repeat(np.linspace(0, 255, 200, dtype=np.float32)[:, None], 200, axis=1).astype(np.uint8)
+    image = np.dstack([image] * 3)  # dark at the top, bright at the bottom
+    rng = np.random.default_rng(3)
+    upright = [diceset.jittered_crop(rng, image, 100, 100, 40, upright=True) for _ in range(40)]
+    assert all(c[:5].mean() < c[-5:].mean() for c in upright)
+    turned_crops = [diceset.jittered_crop(rng, image, 100, 100, 40) for _ in range(40)]
+    assert any(c[:5].mean() > c[-5:].mean() for c in turned_crops)
+    for seed in range(3):  # the default draws what it always drew
+        plain, kept = diceset.scene_crops(np.random.default_rng(seed)), diceset.scene_crops(
+            np.random.default_rng(seed), upright=False)
+        assert plain[1] == kept[1] and np.array_equal(np.stack(plain[0]), np.stack(kept[0]))
+    def nones(upright: bool) -> int:
+        return sum(v == 0 for k in range(12) for v in diceset.scene_crops(
+            np.random.default_rng([1, 1, k]), oblique=1.0, upright=upright)[1])
+
+    assert nones(True) > nones(False) + 12  # the side faces' crops: no die
+    assert _looks(True) == {"turns": 2, "upright": True, "mirror": True} and _looks(False)["turns"] == 4
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert not parser.parse_args(["train", "dice"]).upright
+    assert parser.parse_args(["train", "dice", "--upright"]).upright
+
+
 def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():
     from vision.dicetrain import temperature
     from vision.learned import softmax

@@ -47,6 +47,19 @@ def test_a_tilted_camera_shows_side_faces_and_a_straight_one_does_not():
     assert np.ptp(top[:, 1]) < np.ptp(top[:, 0])  # seen at a slant, the top face looks squashed
 
 
+def test_the_truth_holds_the_side_faces_a_tilted_camera_sees_hanging_below_their_top_face():
+    tilted = straight = 0
+    for seed in range(12):
+        _, truth = random_scene(np.random.default_rng(seed), oblique=True)
+        for t in truth:
+            x1, y1, x2, y2 = t.box
+            for sx1, sy1, sx2, sy2 in t.sides:
+                assert (sy1 + sy2) / 2 > (y1 + y2) / 2 and sx1 < x2 and sx2 > x1  # below, under it
+            tilted += bool(t.sides)
+        straight += all(not t.sides for t in truth)
+    assert tilted and straight  # some cameras look straight down and see no sides
+
+
 def test_pips_always_show_on_their_body():
     rng = np.random.default_rng(0)
     for name in COLOUR_NAMES:
