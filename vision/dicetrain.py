@@ -271,11 +271,24 @@ def turn(tiles: np.ndarray, maps: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
     return tiles, maps
 
 
-def _augment_tiles(rng: np.random.Generator, tiles: np.ndarray,
-                   maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Quarter turns (with their targets) and colour jitter of a batch; float NHWC tiles 0..1 and targets.
-    In place, in float32 (the brightness offset is added in float64 and rounded, as it always was)."""
-    tiles, maps = turn(tiles, maps, int(rng.integers(0, 4)))
+def mirrored(tiles: np.ndarray, maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles (n, h, w, 3) and their targets (n, 6, h/4, w/4) mirrored left to right together: a centre's
+    offset across its cell mirrors with it."""
+    tiles, maps = tiles[:, :, ::-1], maps[:, :, :, ::-1].copy()
+    centre = maps[:, 0:1] == 1
+    maps[:, 3:4] = np.where(centre, 1 - maps[:, 3:4], maps[:, 3:4])
+    return tiles, maps
+
+
+def _augment_tiles(rng: np.random.Generator, tiles: np.ndarray, maps: np.ndarray,
+                   upright: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Quarter turns (with their targets; `upright`: mirror images, which keep the frame's down) and colour
+    jitter of a batch; float NHWC tiles 0..1 and targets. In place, in float32 (the brightness offset is
+    added in float64 and rounded, as it always was)."""
+    if upright:
+        tiles, maps = mirrored(tiles, maps) if rng.random() < 0.5 else (tiles, maps)
+    else:
+        tiles, maps = turn(tiles, maps, int(rng.integers(0, 4)))
     x = tiles.astype(np.float32, order="C")
     x /= 255.0
     x *= rng.uniform(0.7, 1.3, (len(x), 1, 1, 3)).astype(np.float32)
@@ -305,11 +318,12 @@ def _trained(net):
 
 
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
-                   device: str = "cpu", batch_workers: int = 1):
+                   device: str = "cpu", batch_workers: int = 1, upright: bool = False):
     """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
     on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
     are cut in one background thread from one generator (`ahead`), or with `batch_workers` > 1 by as many
-    processes, each batch from its own (`forked`: for a GPU, which would otherwise wait for them)."""
+    processes, each batch from its own (`forked`: for a GPU, which would otherwise wait for them).
+    `upright`: the tiles are mirrored, never turned, so that a side face always hangs below its top."""
     import torch
 
     Detector, _ = _layers()
@@ -324,7 +338,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         pt, pm = photo_tiles(rng, real)
         if len(pt):
             bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
-        return _augment_tiles(rng, bt, bm)
+        return _augment_tiles(rng, bt, bm, upright)
 
     if batch_workers > 1:
         batches = forked(sample, steps, seed, 10, batch_workers)
@@ -725,7 +739,7 @@ def run(args, log=Log) -> int:
         detector = train_detector(tiles, maps,
                                   photo_tiles if photos else lambda rng, n: (tiles[:0], maps[:0]),
                                   args.detector_steps, seed, log, device,
-                                  workers if device != "cpu" else 1)
+                                  workers if device != "cpu" else 1, upright)
     _, Classifier = _layers()
     # the detector alone, to find the photos' dice down to the lowest threshold the reader may take (in one
     # look, without the mirrored one: the crops the committed classifier learned from)

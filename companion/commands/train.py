@@ -30,9 +30,9 @@ def add_parser(sub) -> None:
                    "degrees, nearer dice larger, heaps; default 0: all of them in one CPU run found more "
                    "held-out phone dice but read more of them wrong, some for sure)")
     d.add_argument("--upright", action="store_true",
-                   help="the classifier keeps the frame's down: it learns from crops mirrored but never "
-                   "turned, with tilted dice's side faces as no die, and reads a crop and its mirror image "
-                   "(instead of four quarter turns)")
+                   help="both networks keep the frame's down: they learn from renders and photos mirrored "
+                   "but never turned, the classifier also from tilted dice's side faces as no die, and it "
+                   "reads a crop and its mirror image (instead of four quarter turns)")
     d.add_argument("--workers", type=int, default=2,
                    help="processes rendering scenes, and on a GPU cutting the detector's batches (default 2)")
     d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")

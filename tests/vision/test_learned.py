@@ -75,6 +75,19 @@ def test_a_quarter_turned_tile_keeps_its_dice_where_they_turned_to(k):
     assert found == sorted(want)
 
 
+def test_a_mirrored_tile_keeps_its_dice_where_they_mirrored_to():
+    from vision.dicetrain import mirrored
+
+    side = diceset.TILE
+    boxes = [(50.3, 70.6, 30.0, 20.0), (181.9, 21.2, 16.0, 12.0)]
+    tiles = np.arange(side * side * 3, dtype=np.uint32).reshape(1, side, side, 3)
+    flipped, maps = mirrored(tiles, diceset.targets(boxes)[None])
+    found = sorted((round(cx, 1), round(cy, 1), round(w, 1), round(h, 1))
+                   for cx, cy, w, h, _ in peaks(maps[0, 0], maps[0, 1:3], maps[0, 3:5], 0.99))
+    assert found == sorted((round(side - cx, 1), round(cy, 1), w, h) for cx, cy, w, h in boxes)
+    assert np.array_equal(flipped[0, :, 0], tiles[0, :, -1])
+
+
 def test_a_crop_looks_the_same_whatever_the_dies_size_in_the_frame():
     small = np.full((120, 160, 3), 200, np.uint8)
     cv2.rectangle(small, (60, 40), (84, 64), (30, 30, 160), -1)
@@ -495,6 +508,13 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
     assert all(c[:5].mean() < c[-5:].mean() for c in upright)
     turned_crops = [diceset.jittered_crop(rng, image, 100, 100, 40) for _ in range(40)]
     assert any(c[:5].mean() > c[-5:].mean() for c in turned_crops)
+    from vision.dicetrain import _augment_tiles
+
+    tiles = np.stack([cv2.resize(image, (diceset.TILE, diceset.TILE))] * 2)
+    maps = np.stack([diceset.targets([(60.0, 50.0, 20.0, 20.0)])] * 2)
+    for k in range(12):  # the detector's tiles too: mirrored at most
+        x, m = _augment_tiles(np.random.default_rng(k), tiles, maps, upright=True)
+        assert x[:, :5].mean() < x[:, -5:].mean() and m[0, 0].argmax() // m.shape[3] == 50 // STRIDE
     for seed in range(3):  # the default draws what it always drew
         plain, kept = diceset.scene_crops(np.random.default_rng(seed)), diceset.scene_crops(
             np.random.default_rng(seed), upright=False)
