@@ -17,13 +17,14 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as close as
   the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed by it).
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
-  box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it, in `TURNS` quarter
-  turns (an `upright` classifier, one that learned which way is down in the frame, reads the crop and its
-  mirror image instead: a tilted camera's side faces hang below their top face, which a turn hides). It
-  names the top face (a pip value 1-6, a Treehouse symbol, or "no die") and the body
-  colour. It runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop).
-  Its probabilities are calibrated on held-out renders (temperature scaling) and averaged
-  over the turns, and the confidence is that probability.
+  box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. The committed classifier
+  is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
+  below their top face and a turn would hide it, and reads the crop and its mirror image (`MIRRORS`
+  looks); one trained on turned crops reads `TURNS` quarter turns. It names the top face (a pip value
+  1-6, a Treehouse symbol, or "no die") and the body colour. It runs in int8
+  (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its probabilities are
+  calibrated on held-out renders (temperature scaling) and averaged over the looks, and the confidence
+  is that probability.
 - Neither threshold is set by hand: the detector's peak threshold (`detect_min`) and the classifier's
   temperature are measured on held-out renders by `companion train dice` and stored in the model's
   meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's

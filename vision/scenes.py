@@ -491,7 +491,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     count: dice (default as many as fit, 1..25; fewer where a heap covers some); held_out: also draw the
     settings training never sees (`table`); oblique: as a phone sees a table, the camera down to
     OBLIQUE_TILT, nearer dice (lower in the frame) larger, and some scenes' dice in a heap, each nearer die
-    covering part of the farther (training draws them only when told to: `companion train dice --oblique`).
+    covering part of the farther (`companion train dice --oblique SHARE` draws that share of them, 0.5).
     """
     if width is None or height is None:
         sizes = HELD_OUT_SIZES if held_out else SIZES

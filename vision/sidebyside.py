@@ -5,8 +5,8 @@ neither was trained on.
 - `--renders N` randomised scenes from held-out seeds (`diceset.HELD_OUT_SEED` onwards) and settings
   (`scenes.HELD_OUT_SIZES` frames, half of them on a tiled floor: `random_scene(held_out=True)`),
 - `--oblique N` such scenes as a phone photographs a table (cameras down to 65 degrees, nearer dice
-  larger, dice in heaps: `random_scene(oblique=True)`, which the default training never draws), from
-  seeds of their own,
+  larger, dice in heaps: `random_scene(oblique=True)`, half of the default training's renders), from
+  seeds of their own (nothing trains on them),
 - the learned reader's speed on 640x480 and 1280x720 frames (one core, OpenCV on one thread).
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
 above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
@@ -81,8 +81,8 @@ OBLIQUE_SEEDS = 100_000  # the oblique renders' seeds start this far past dicese
 
 def held_out_renders(count: int, oblique: bool = False) -> list[tuple[str, np.ndarray, list[bench.Label]]]:
     """`count` renders from held-out seeds and settings; oblique: as a phone photographs a table (cameras
-    down to 65 degrees, nearer dice larger, dice in heaps: `random_scene(oblique=True)`, which the default
-    training never draws), from seeds of their own."""
+    down to 65 degrees, nearer dice larger, dice in heaps: `random_scene(oblique=True)`, as half of the
+    default training's renders are), from seeds of their own that nothing trains on."""
     from vision.scenes import random_scene
 
     first = diceset.HELD_OUT_SEED + (OBLIQUE_SEEDS if oblique else 0)

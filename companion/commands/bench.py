@@ -33,8 +33,8 @@ def add_parser(sub) -> None:
             t.add_argument("--renders", type=int, default=1000, help="with compare: held-out renders to read")
             t.add_argument("--oblique", type=int, default=300,
                            help="with compare: held-out oblique renders to read (as phones photograph a "
-                           "table: cameras down to 65 degrees, nearer dice larger, in heaps; not in the "
-                           "default training)")
+                           "table: cameras down to 65 degrees, nearer dice larger, in heaps; seeds no "
+                           "training draws)")
             t.add_argument("--sure", type=float, default=Settings.confidence_threshold,
                            help="with compare: readings at least this confident (0-1) count as sure "
                            "(default: the table's confidence_threshold, %(default)s)")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from companion.cli import CommandError
 
 
@@ -25,14 +27,14 @@ def add_parser(sub) -> None:
     d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
     d.add_argument("--classifier-steps", type=int, default=8000, help="classifier batches (default 8000)")
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
-    d.add_argument("--oblique", type=float, default=0.0, metavar="SHARE",
+    d.add_argument("--oblique", type=float, default=0.5, metavar="SHARE",
                    help="share 0-1 of the renders drawn as phones photograph a table (cameras down to 65 "
-                   "degrees, nearer dice larger, heaps; default 0: all of them in one CPU run found more "
-                   "held-out phone dice but read more of them wrong, some for sure)")
-    d.add_argument("--upright", action="store_true",
-                   help="both networks keep the frame's down: they learn from renders and photos mirrored "
-                   "but never turned, the classifier also from tilted dice's side faces as no die, and it "
-                   "reads a crop and its mirror image (instead of four quarter turns)")
+                   "degrees, nearer dice larger, heaps; default 0.5)")
+    d.add_argument("--upright", action=argparse.BooleanOptionalAction, default=True,
+                   help="both networks keep the frame's down (default): they learn from renders and photos "
+                   "mirrored but never turned, the classifier also from tilted dice's side faces as no die, "
+                   "and it reads a crop and its mirror image; --no-upright turns them by quarter turns and "
+                   "reads four turns, as the weights before 2026-11-28 were made")
     d.add_argument("--workers", type=int, default=2,
                    help="processes rendering scenes, and on a GPU cutting the detector's batches (default 2)")
     d.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2)")

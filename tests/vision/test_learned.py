@@ -194,7 +194,7 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
     dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
@@ -360,7 +360,7 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
     from vision import dicetrain
 
     torch.manual_seed(0)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
@@ -527,8 +527,8 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
     assert _looks(True) == {"turns": 2, "upright": True, "mirror": True} and _looks(False)["turns"] == 4
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers())
-    assert not parser.parse_args(["train", "dice"]).upright
-    assert parser.parse_args(["train", "dice", "--upright"]).upright
+    assert parser.parse_args(["train", "dice"]).upright
+    assert not parser.parse_args(["train", "dice", "--no-upright"]).upright
 
 
 def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():

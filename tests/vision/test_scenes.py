@@ -177,9 +177,10 @@ def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
     assert all(0 <= t.box[0] < t.box[2] <= 224 for t in truth)
 
 
-def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
-    """Oblique scenes draw their own numbers only when asked for: the training's ordinary scenes and
-    tiles are those `companion train dice` made the committed weights from (their truths, digested)."""
+def test_ordinary_scenes_are_drawn_as_they_were_when_oblique_ones_came():
+    """Oblique scenes draw their own numbers only when asked for: with none, the training's scenes and
+    tiles are those `companion train dice --oblique 0` drew before oblique scenes came (the weights before
+    2026-11-28 learned from them; their truths, digested)."""
     import hashlib
 
     from vision import diceset
@@ -194,7 +195,25 @@ def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
     assert tiles_digest.hexdigest() == "7decee1a7edbca8230792b2ccdc096d26f42245b"
 
 
-def test_training_draws_the_share_of_oblique_scenes_it_is_given_and_none_by_default():
+def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
+    """The first of the training's scenes (half of them oblique) and detector tiles, as `companion train
+    dice` drew them for the committed weights (their truths and side faces, digested)."""
+    import hashlib
+
+    from vision import diceset
+
+    scenes_digest, tiles_digest = hashlib.sha1(), hashlib.sha1()
+    for k in range(20):
+        rng = np.random.default_rng([1, 1, k])  # as diceset.scene_crops draws a scene
+        _, truth = random_scene(rng, oblique=diceset.drawn(rng, 0.5))
+        scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box, t.sides) for t in truth]).encode())
+        _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]), 0.5)
+        tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
+    assert scenes_digest.hexdigest() == "ba4050640cabb52f7069e9300bf10fb68e2c6216"
+    assert tiles_digest.hexdigest() == "510c05ee3f091417e89251fda2a02999b4b64482"
+
+
+def test_training_draws_the_share_of_oblique_scenes_it_is_given_half_by_default():
     import argparse
 
     from companion.commands.train import add_parser
@@ -212,5 +231,5 @@ def test_training_draws_the_share_of_oblique_scenes_it_is_given_and_none_by_defa
     assert len(steep[0]) != len(plain[0]) or not np.array_equal(np.stack(steep[0]), np.stack(plain[0]))
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers())
-    assert parser.parse_args(["train", "dice"]).oblique == 0.0
+    assert parser.parse_args(["train", "dice"]).oblique == 0.5
     assert parser.parse_args(["train", "dice", "--oblique", "0.5"]).oblique == 0.5
