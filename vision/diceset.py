@@ -210,7 +210,7 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         x, y = (x1 + x2) / 2, (y1 + y2) / 2
         if any(math.hypot(x - px, y - py) < 0.55 * ps for j, (px, py, ps) in enumerate(sides) if j != i):
             continue  # a nearer die's top face covers it
-        crops.append(jittered_crop(rng, image, x, y, sides[i][2], upright=True))
+        crops.append(jittered_crop(rng, image, x, y, sides[i][2], upright))
         values.append(0)
         colours.append(-1)
     return crops, values, colours
