@@ -439,20 +439,23 @@ def test_a_peak_on_a_stronger_peaks_face_is_the_same_die_seen_twice():
     assert one_per_face([pip, wider, neighbour, die]) == [die, neighbour]
 
 
+class TopLeftSession:
+    """A classifier session that 'reads' a crop's face "1" logit as its top-left pixel's blue level (0..1)."""
+
+    def run(self, _, feeds):
+        from vision.learned import COLOURS, VALUES
+
+        x = feeds["crops"]
+        values = np.zeros((len(x), len(VALUES)), np.float32)
+        values[:, 1] = x[:, 0, 0, 0]
+        return values, np.zeros((len(x), len(COLOURS)), np.float32)
+
+
 def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged():
     from vision.learned import COLOURS, VALUES
 
-    class Session:
-        """'Reads' a crop's face "1" logit as its top-left pixel's blue level (0..1)."""
-
-        def run(self, _, feeds):
-            x = feeds["crops"]
-            values = np.zeros((len(x), len(VALUES)), np.float32)
-            values[:, 1] = x[:, 0, 0, 0]
-            return values, np.zeros((len(x), len(COLOURS)), np.float32)
-
     reader = LearnedReader.__new__(LearnedReader)  # no ONNX files: the classifier is the session above
-    reader.classifier, reader.temperature = Session(), 1.0
+    reader.classifier, reader.temperature = TopLeftSession(), 1.0
     frame = np.zeros((200, 200, 3), np.uint8)
     frame[:100, :100] = 255  # the crop round (100, 100) is bright in its top-left quarter only
     die = [Found(100, 100, 50, 50, 0.9)]
@@ -469,19 +472,10 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged
 
 
 def test_an_upright_classifier_reads_each_crop_and_its_mirror_image_and_never_turns_it():
-    from vision.learned import COLOURS, VALUES, looks
-
-    class Session:
-        """'Reads' a crop's face "1" logit as its top-left pixel's blue level (0..1)."""
-
-        def run(self, _, feeds):
-            x = feeds["crops"]
-            values = np.zeros((len(x), len(VALUES)), np.float32)
-            values[:, 1] = x[:, 0, 0, 0]
-            return values, np.zeros((len(x), len(COLOURS)), np.float32)
+    from vision.learned import looks
 
     reader = LearnedReader.__new__(LearnedReader)
-    reader.classifier, reader.temperature, reader.turns, reader.upright = Session(), 1.0, 2, True
+    reader.classifier, reader.temperature, reader.turns, reader.upright = TopLeftSession(), 1.0, 2, True
     die = [Found(100, 100, 50, 50, 0.9)]
     left = np.zeros((200, 200, 3), np.uint8)
     left[:100, :100] = 255  # bright top left: the crop sees it, its mirror image does not
