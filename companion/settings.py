@@ -13,6 +13,8 @@ every key is optional and a missing one keeps its default:
     [camera]
     source = "auto"           # auto | picamera2 | opencv:N | replay:DIR | sim
     settle_ms = 600           # the tray must be still this long before a reading, milliseconds
+    rotation = 0              # 0 | 90 | 180 | 270: degrees clockwise the camera's frames are turned, so the
+                              # table's near edge is at the bottom (a camera mounted upside down: 180)
     confidence_threshold = 0.8  # a reading at least this sure (0-1) is proposed as certain
     reader = "learned"        # learned (the trained models) | rules (the old reader tuned on the wood photos)
 
@@ -24,7 +26,8 @@ every key is optional and a missing one keeps its default:
     buzzer = "none"           # a pin, or "none"
 
 Command-line overrides use the `Settings` field names (`host`, `port`, `camera`, `data_dir`, `gpio`,
-`settle_ms`, `confidence_threshold`, `reader`, and `pins` as a dict of pin names); None means "not given".
+`settle_ms`, `rotation`, `confidence_threshold`, `reader`, and `pins` as a dict of pin names); None means
+"not given".
 A relative `data_dir` in the file is taken relative to the file's folder.
 
 Unknown keys and wrong types raise `SettingsError` (a ValueError) with one line naming the key.
@@ -46,6 +49,7 @@ from typing import Any
 CAMERA_CHOICES = ("auto", "picamera2", "opencv:N", "replay:DIR", "sim")
 GPIO_MODES = ("auto", "mock", "off")
 READERS = ("learned", "rules")  # the learned dice reader (vision.learned), or the rule-tuned vision.dice
+ROTATIONS = (0, 90, 180, 270)  # degrees clockwise a camera's frames may be turned (vision.sources)
 FIRST_BCM, LAST_BCM = 2, 27  # GPIOs on the 40-pin header; 0 and 1 belong to a HAT's ID EEPROM
 
 _CAMERA_PATTERN = re.compile(r"auto|picamera2|sim|opencv:\d+|replay:.+")
@@ -86,6 +90,9 @@ class Settings:
     gpio: str = "auto"  # auto | mock | off
     pins: PinSettings = field(default_factory=PinSettings)
     settle_ms: int = 600  # milliseconds the tray must be still before a reading
+    # degrees clockwise the camera's frames are turned, so the table's near edge is at the bottom: the
+    # learned reader knows a slanted camera sees a die's side faces below its top face
+    rotation: int = 0
     confidence_threshold: float = 0.8  # 0-1; at or above it a reading is proposed as certain
     # learned: on every set the rules were not tuned on it reads more dice right, with far fewer false
     # dice and more honest certainty (`companion bench vision compare`); it falls back to the rules where
@@ -110,6 +117,7 @@ FILE_KEYS: dict[tuple[str, str], str] = {
     ("web", "port"): "port",
     ("camera", "source"): "camera",
     ("camera", "settle_ms"): "settle_ms",
+    ("camera", "rotation"): "rotation",
     ("camera", "confidence_threshold"): "confidence_threshold",
     ("camera", "reader"): "reader",
     ("gpio", "mode"): "gpio",
@@ -252,6 +260,13 @@ def _settle_ms(where: str, value: Any, text_ok: bool) -> int:
     return ms
 
 
+def _rotation(where: str, value: Any, text_ok: bool) -> int:
+    degrees = _whole(where, value, text_ok, "0, 90, 180 or 270 degrees")
+    if degrees not in ROTATIONS:
+        raise SettingsError(f"{where} must be 0, 90, 180 or 270 degrees, got {degrees}")
+    return degrees
+
+
 def _confidence(where: str, value: Any, text_ok: bool) -> float:
     if text_ok and isinstance(value, str):
         with contextlib.suppress(ValueError):
@@ -276,6 +291,7 @@ _FIELD_CHECKS = {
     "data_dir": _data_dir,
     "gpio": _gpio,
     "settle_ms": _settle_ms,
+    "rotation": _rotation,
     "confidence_threshold": _confidence,
     "reader": _reader,
 }

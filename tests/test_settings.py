@@ -80,6 +80,7 @@ port = 8080
 [camera]
 source = "opencv:1"
 settle_ms = 400
+rotation = 180
 confidence_threshold = 1
 [gpio]
 mode = "mock"
@@ -92,7 +93,7 @@ buzzer = 23
     assert loaded == Settings(
         host="127.0.0.1", port=8080, camera="opencv:1", data_dir=tmp_path / "games", gpio="mock",
         pins=PinSettings(confirm=5, retry=6, led=(16, 20, 21), buzzer=23), settle_ms=400,
-        confidence_threshold=1.0,
+        rotation=180, confidence_threshold=1.0,
     )
     assert isinstance(loaded.confidence_threshold, float)
     assert loaded.camera_index == 1 and loaded.replay_dir is None
@@ -106,6 +107,16 @@ def test_command_line_overrides_win_and_none_means_not_given(tmp_path):
     assert (loaded.port, loaded.camera, loaded.gpio, loaded.confidence_threshold) == (9000, "sim", "off", 0.9)
     assert loaded.pins == PinSettings(confirm=5, led=None)
     assert loaded.data_dir == tmp_path / "elsewhere"
+
+
+def test_serve_turns_the_camera_as_its_command_line_says():
+    from companion.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--rotation", "180"])
+    assert load_settings(None, {"rotation": args.rotation}).rotation == 180
+    assert load_settings(None, {}).rotation == 0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--rotation", "45"])
 
 
 def test_port_zero_means_any_free_port():
@@ -134,6 +145,8 @@ def test_replay_camera_names_its_folder():
     ('[camera]\nsource = "opencv:x"\n', "[camera] source must be one of"),
     ("[camera]\nsettle_ms = 1.5\n", "[camera] settle_ms must be a whole number of milliseconds, got 1.5"),
     ("[camera]\nsettle_ms = -1\n", "[camera] settle_ms must be from 0 to 60000 milliseconds"),
+    ("[camera]\nrotation = 45\n", "[camera] rotation must be 0, 90, 180 or 270 degrees, got 45"),
+    ('[camera]\nrotation = "90"\n', "[camera] rotation must be 0, 90, 180 or 270 degrees, got '90'"),
     ("[camera]\nconfidence_threshold = 80\n", "[camera] confidence_threshold must be a number from 0 to 1"),
     ("[camera]\nconfidence_threshold = nan\n", "[camera] confidence_threshold must be a number from 0 to 1"),
     ('[gpio]\nmode = "on"\n', "[gpio] mode must be one of auto, mock, off, got 'on'"),

@@ -272,11 +272,47 @@ def _quiet_usb_camera() -> OpenCVSource:
         cv2.utils.logging.setLogLevel(level)
 
 
-def open_source(spec: str, fps: float | None = None, seed: int | None = None) -> FrameSource:
-    """A source from its name: "auto", "picamera2", "opencv:N" or "opencv:URL", "replay:PATH", "sim".
+ROTATIONS = (0, 90, 180, 270)  # degrees clockwise a camera's frames may be turned (`TurnedSource`)
+_TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+class TurnedSource(FrameSource):
+    """Another source's frames turned `degrees` clockwise (90, 180 or 270), so that a camera mounted on its
+    side or upside down still gives frames whose down is the table's near edge: the learned reader knows
+    that a slanted camera sees a die's side faces below its top face, never above it."""
+
+    def __init__(self, source: FrameSource, degrees: int) -> None:
+        if degrees not in _TURNS:
+            raise SourceSpecError(f"a camera turns by 90, 180 or 270 degrees, not {degrees!r}")
+        self.source, self.degrees = source, degrees
+        self.name = source.name
+
+    def read(self) -> np.ndarray:
+        return cv2.rotate(self.source.read(), _TURNS[self.degrees])
+
+    def close(self) -> None:
+        self.source.close()
+
+    def __getattr__(self, name: str) -> Any:
+        """What else the turned source can do (the synthetic camera's `throw`) is its own."""
+        return getattr(self.source, name)
+
+
+def open_source(spec: str, fps: float | None = None, seed: int | None = None, rotation: int = 0
+                ) -> FrameSource:
+    """A source from its name: "auto", "picamera2", "opencv:N" or "opencv:URL", "replay:PATH", "sim",
+    its frames turned `rotation` degrees clockwise (0, 90, 180 or 270; `TurnedSource`).
 
     "auto" tries the Pi camera, then USB camera 0, then falls back to the synthetic camera.
     """
+    if rotation not in ROTATIONS:
+        raise SourceSpecError(f"a camera turns by 0, 90, 180 or 270 degrees, not {rotation!r}")
+    source = _named_source(spec, fps, seed)
+    return TurnedSource(source, rotation) if rotation else source
+
+
+def _named_source(spec: str, fps: float | None, seed: int | None) -> FrameSource:
+    """The source `open_source` names, unturned."""
     spec = (spec or "auto").strip()
     kind, _, arg = spec.partition(":")
     if kind == "sim":

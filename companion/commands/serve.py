@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from companion.cli import CommandError
-from companion.settings import READERS
+from companion.settings import READERS, ROTATIONS
 
 log = logging.getLogger("companion")
 
@@ -25,8 +25,11 @@ def add_parser(sub) -> None:
     p.add_argument("--port", type=int, help="port (default 8000)")
     p.add_argument("--data", dest="data_dir", type=Path, help="data folder: the game log and calibration")
     p.add_argument("--gpio", choices=("auto", "mock", "off"), help="buttons and light: auto, mock or off")
+    p.add_argument("--rotation", type=int, choices=ROTATIONS,
+                   help="degrees clockwise to turn the camera's picture so the table's near edge is at the "
+                        "bottom (default 0; a camera mounted upside down: 180)")
     p.add_argument("--reader", choices=READERS,
-                   help="dice reader: rules (default) or learned (trained; the rules without its models)")
+                   help="dice reader: learned (default: trained; the rules without its models) or rules")
     p.set_defaults(handler=run)
 
 
@@ -34,8 +37,8 @@ def run(args) -> int:
     from companion.settings import SettingsError, load_settings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    overrides = {k: getattr(args, k) for k in ("camera", "host", "port", "data_dir", "gpio", "reader")
-                 if getattr(args, k) is not None}
+    names = ("camera", "host", "port", "data_dir", "gpio", "rotation", "reader")
+    overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
         settings = load_settings(args.config, overrides)
     except SettingsError as err:
@@ -96,7 +99,7 @@ class Companion:
         from vision.sources import open_source
 
         try:
-            source = open_source(self.settings.camera)
+            source = open_source(self.settings.camera, rotation=self.settings.rotation)
         except VisionError as err:  # a named camera that is not there: say so, and do not start
             raise CommandError(f"camera {self.settings.camera!r}: {err}") from None
         camera = CameraThread(source)

@@ -10,7 +10,7 @@ import pytest
 from vision.camera import CameraThread
 from vision.errors import CameraError, SourceSpecError
 from vision.render import DieSpec
-from vision.sources import FrameSource, ReplaySource, SyntheticSource, open_source
+from vision.sources import FrameSource, ReplaySource, SyntheticSource, TurnedSource, open_source
 
 
 def _write_frames(folder, count=3):
@@ -50,6 +50,24 @@ def test_open_source_parses_specs_and_refuses_unknown_ones(tmp_path):
         open_source("webcam-please")
     with pytest.raises(SourceSpecError):
         open_source("replay:")
+
+
+def test_a_turned_camera_gives_frames_turned_clockwise_and_still_throws(tmp_path):
+    frame = np.zeros((48, 64, 3), np.uint8)
+    frame[0, 0] = 255  # the top-left pixel
+    cv2.imwrite(str(tmp_path / "frame.png"), frame)
+    corners = {}
+    for degrees in (0, 90, 180, 270):
+        with open_source(f"replay:{tmp_path}", fps=0, rotation=degrees) as source:
+            turned = source.read()
+        corners[degrees] = (turned.shape[:2], tuple(int(v) for v in np.argwhere(turned[..., 0] == 255)[0]))
+    assert corners == {0: ((48, 64), (0, 0)), 90: ((64, 48), (0, 47)), 180: ((48, 64), (47, 63)),
+                       270: ((64, 48), (63, 0))}
+    sim = open_source("sim", fps=0, seed=3, rotation=90)
+    assert isinstance(sim, TurnedSource) and hasattr(sim, "throw")  # serve still throws the sim's dice
+    assert sim.read().shape[:2] == (640, 480)
+    with pytest.raises(SourceSpecError, match="90, 180 or 270"):
+        open_source("sim", rotation=45)
 
 
 def test_a_missing_usb_camera_says_so():
