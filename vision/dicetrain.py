@@ -1,13 +1,16 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
     companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
-                         [--seed 1] [--device cpu|cuda|auto] [--out vision/data] [--recalibrate]
+                         [--classifiers 2] [--seed 1] [--device cpu|cuda|auto] [--out vision/data]
+                         [--recalibrate]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
 2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
    detector finds them (so it learns the crops it will be given), and of what the detector takes for
    a die where there is none (class "none"); the real crops also in other colours (`recolour`).
+   `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
+   `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
    the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
    scenes held out of training and on each set of training photos, weighed alike) and the classifier's
@@ -54,6 +57,7 @@ from vision.learned import (
     LearnedReader,
     kind_features,
     may_be_grey,
+    member_path,
     pooled,
     typical_d6,
 )
@@ -372,17 +376,19 @@ def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
-                     log=Log, first_real: int | None = None, device: str = "cpu"):
+                     log=Log, first_real: int | None = None, device: str = "cpu", member: int = 0):
     """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
     `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
     `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names. Trained
-    on `device`, returned on the CPU."""
+    on `device`, returned on the CPU. `member` k > 0 of an ensemble starts from weights and draws batches
+    of its own (member 0 is the one classifier runs made before there were several)."""
     import torch
 
     _, Classifier = _layers()
-    torch.manual_seed(seed)
+    rng = np.random.default_rng([seed, 20] if member == 0 else [seed, 20, member])
+    torch.manual_seed(seed if member == 0 else int(rng.integers(2**31)))
     net = Classifier().to(device, memory_format=torch.channels_last)
-    rng = np.random.default_rng([seed, 20])
+    name = "classifier" if member == 0 else f"classifier {member + 1}"
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     value_loss = torch.nn.CrossEntropyLoss()
     colour_loss = torch.nn.CrossEntropyLoss(ignore_index=-1)
@@ -414,8 +420,8 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         opt.step()
         total += loss.item()
         if (step + 1) % 200 == 0:
-            log(f"  classifier step {step + 1}/{steps}: loss {total / 200:.3f} "
-                f"({time.time() - t0:.0f} s of the classifier)")
+            log(f"  {name} step {step + 1}/{steps}: loss {total / 200:.3f} "
+                f"({time.time() - t0:.0f} s of the {name})")
             total = 0.0
     return _trained(net)
 
@@ -553,9 +559,9 @@ def kind_model(reader: LearnedReader, scenes: Scenes) -> tuple[float, ...]:
 # ---------------------------------------------------------------- export
 
 
-def export(detector, classifier, meta: dict, out: Path) -> None:
+def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None:
     """Both networks to ONNX (opset 17) and the calibration beside them, in `out` (detector None: the
-    detector already in `out` stays)."""
+    detector already in `out` stays; `member`: the classifier is that member of an ensemble)."""
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -567,7 +573,8 @@ def export(detector, classifier, meta: dict, out: Path) -> None:
                               dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
                                             "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
                               dynamo=False)
-        torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(out / CLASSIFIER.name),
+        path = member_path(out / CLASSIFIER.name, member)
+        torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(path),
                           input_names=["crops"], output_names=["values", "colours"], opset_version=17,
                           dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
                           dynamo=False)
@@ -591,14 +598,14 @@ def calibration_views(reader: LearnedReader, scenes: Scenes) -> np.ndarray:
     return views[np.sort(pick)]
 
 
-def quantise(out: Path, views: np.ndarray) -> None:
+def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
     """The classifier in `out` made int8 in place, as the reader runs it: ONNX Runtime's static quantisation
     (QDQ; per-channel int8 weights, uint8 activations), about 30 % less time a crop on one core of this
     machine (a 640x480 frame 19-23 ms against 24-30, read as well: phone 206, wood 228, casino 57 held-out
     dice against 205, 228, 57). The weights keep 7 bits (`reduce_range`): a CPU without VNNI, like this
     one, adds uint8 x int8 products into saturating 16-bit sums, and with 8 bits the same classifier read
     phone 191, wood 219, casino 50. The activations' ranges (min to max) are those of `views`, the
-    classifier's inputs (`calibration_views`)."""
+    classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -614,8 +621,8 @@ def quantise(out: Path, views: np.ndarray) -> None:
         def get_next(self) -> dict | None:
             return next(batches, None)
 
-    model = out / CLASSIFIER.name
-    prepared = out / f"{CLASSIFIER.stem}.prepared.onnx"
+    model = member_path(out / CLASSIFIER.name, member)
+    prepared = out / f"{model.stem}.prepared.onnx"
     quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
     try:
         quantize_static(str(prepared), str(model), Crops(), quant_format=QuantFormat.QDQ, per_channel=True,
@@ -755,15 +762,20 @@ def run(args, log=Log) -> int:
         crops = np.concatenate([crops, np.stack(real + casino)])
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
-    classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
-                                  device)
-    export(detector, classifier, {"detect_min": PEAK_GRID[0], **_looks(upright)}, out)
-    quantise(out, calibration_views(LearnedReader.in_folder(out, args.threads), scenes))
-    log(f"  classifier made int8 ({time.time() - t0:.0f} s into the run)")
+    members = args.classifiers
+    for member in range(members):
+        classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
+                                      device, member)
+        export(None if member else detector, classifier,
+               {"detect_min": PEAK_GRID[0], **_looks(upright), "classifiers": members}, out, member)
+    views = calibration_views(LearnedReader.in_folder(out, args.threads), scenes)
+    for member in range(members):
+        quantise(out, views, member)
+    log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t, kind = calibrate(reader, scenes, photos, log)
-    save_meta(_meta(t, detect_min, kind, seed, upright), out)
-    for name in (DETECTOR.name, CLASSIFIER.name):
+    save_meta(_meta(t, detect_min, kind, seed, upright, members), out)
+    for name in (DETECTOR.name, *(member_path(CLASSIFIER, m).name for m in range(members))):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
     return 0
@@ -776,9 +788,11 @@ def _looks(upright: bool) -> dict:
     return {**looks, "mirror": MIRROR}
 
 
-def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int, upright: bool = False) -> dict:
+def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int, upright: bool = False,
+          classifiers: int = 1) -> dict:
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "seed": seed}
+            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
+            "seed": seed}
 
 
 @contextmanager
@@ -871,6 +885,6 @@ def recalibrate(args, log=Log) -> int:
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
-    save_meta(_meta(t, detect_min, kind, args.seed, reader.upright), out)
+    save_meta(_meta(t, detect_min, kind, args.seed, reader.upright, 1 + len(reader.others)), out)
     log(f"saved {out / META.name}")
     return 0

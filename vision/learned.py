@@ -21,10 +21,12 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
   below their top face and a turn would hide it, and reads the crop and its mirror image (`MIRRORS`
   looks); one trained on turned crops reads `TURNS` quarter turns. It names the top face (a pip value
-  1-6, a Treehouse symbol, or "no die") and the body colour. It runs in int8
-  (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its probabilities are
-  calibrated on held-out renders (temperature scaling) and averaged over the looks, and the confidence
-  is that probability.
+  1-6, a Treehouse symbol, or "no die") and the body colour. `companion train dice` trains several
+  classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
+  files) and the reader averages all their looks: two read more held-out dice on every set than one.
+  Each runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its
+  probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks, and
+  the confidence is that probability.
 - Neither threshold is set by hand: the detector's peak threshold (`detect_min`) and the classifier's
   temperature are measured on held-out renders by `companion train dice` and stored in the model's
   meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
@@ -206,10 +208,18 @@ def pooled(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return softmax(logits, temperature).mean(axis=0)
 
 
+def member_path(classifier: Path, member: int) -> Path:
+    """The ONNX file of the classifier ensemble's `member` (0: `classifier` itself; then dice_faces_2.onnx
+    beside it, and so on)."""
+    classifier = Path(classifier)
+    return classifier if member == 0 else classifier.with_name(f"{classifier.stem}_{member + 1}.onnx")
+
+
 class LearnedReader:
-    """The two ONNX networks and their calibration; `read` a frame into Die readings."""
+    """The ONNX networks and their calibration; `read` a frame into Die readings."""
 
     _default: LearnedReader | None = None
+    others: tuple = ()  # the classifier ensemble's other members' sessions (`member_path`)
     kind_model: tuple[float, ...] = KIND_FROM_COLOUR
     mirror = False
     upright = False
@@ -236,6 +246,9 @@ class LearnedReader:
         providers = ["CPUExecutionProvider"]
         self.detector = ort.InferenceSession(str(detector), options, providers=providers)
         self.classifier = ort.InferenceSession(str(classifier), options, providers=providers)
+        self.others = tuple(  # the ensemble's other classifiers
+            ort.InferenceSession(str(member_path(classifier, m)), options, providers=providers)
+            for m in range(1, int(self.meta.get("classifiers", 1))))
 
     @classmethod
     def default(cls) -> LearnedReader:
@@ -289,15 +302,19 @@ class LearnedReader:
         return found
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        """The classifier's face (turns, n, len(VALUES)) and colour (turns, n, len(COLOURS)) logits for
-        each die found, in each of its crop's `self.turns` looks (quarter turns or mirror images: a
-        face's value and colour do not turn, so they are `self.turns` looks at the same die)."""
+        """The classifiers' face (looks, n, len(VALUES)) and colour (looks, n, len(COLOURS)) logits for
+        each die found: each classifier of the ensemble's reading of each of its crop's `self.turns` looks
+        (quarter turns or mirror images: a face's value and colour do not turn, so they are looks at the
+        same die), classifier by classifier."""
+        looks = self.turns * (1 + len(self.others))
         if not found:
-            return (np.zeros((self.turns, 0, len(VALUES)), np.float32),
-                    np.zeros((self.turns, 0, len(COLOURS)), np.float32))
-        values, colours = self.classifier.run(None, {"crops": self.views(frame, found)})
+            return (np.zeros((looks, 0, len(VALUES)), np.float32),
+                    np.zeros((looks, 0, len(COLOURS)), np.float32))
+        views = {"crops": self.views(frame, found)}
+        read = [session.run(None, views) for session in (self.classifier, *self.others)]
         n = len(found)
-        return values.reshape(self.turns, n, -1), colours.reshape(self.turns, n, -1)
+        return (np.concatenate([v.reshape(self.turns, n, -1) for v, _ in read]),
+                np.concatenate([c.reshape(self.turns, n, -1) for _, c in read]))
 
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its

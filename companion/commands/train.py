@@ -26,6 +26,9 @@ def add_parser(sub) -> None:
                    help="rendered scenes for the classifier (default 2500)")
     d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
     d.add_argument("--classifier-steps", type=int, default=8000, help="classifier batches (default 8000)")
+    d.add_argument("--classifiers", type=int, default=2, metavar="N",
+                   help="classifiers trained on the same crops, each from its own seed, whose readings the "
+                   "reader averages (default 2; 1: one, as the weights before 2026-11-28 were made)")
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     d.add_argument("--oblique", type=float, default=0.5, metavar="SHARE",
                    help="share 0-1 of the renders drawn as phones photograph a table (cameras down to 65 "

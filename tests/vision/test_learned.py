@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -489,6 +490,69 @@ def test_an_upright_classifier_reads_each_crop_and_its_mirror_image_and_never_tu
     assert np.array_equal(looks(image, 1, False), turned(image, 1))
 
 
+class ReadsTwoSession:
+    """A classifier session that reads every crop as a sure "2"."""
+
+    def run(self, _, feeds):
+        from vision.learned import COLOURS, VALUES
+
+        values = np.zeros((len(feeds["crops"]), len(VALUES)), np.float32)
+        values[:, VALUES.index("2")] = 5.0
+        return values, np.zeros((len(feeds["crops"]), len(COLOURS)), np.float32)
+
+
+def test_an_ensemble_reads_each_look_with_every_classifier_and_averages_them_all():
+    from vision.learned import VALUES, member_path
+
+    reader = LearnedReader.__new__(LearnedReader)
+    reader.classifier, reader.others = TopLeftSession(), (ReadsTwoSession(),)
+    reader.temperature, reader.turns, reader.upright = 1.0, 2, True
+    frame = np.zeros((200, 200, 3), np.uint8)
+    frame[:100, :100] = 255  # the first classifier reads "1" in the crop, not in its mirror image
+    die = [Found(100, 100, 50, 50, 0.9)]
+    values, _ = reader.logits(frame, die)
+    assert values.shape == (4, 1, len(VALUES))  # 2 classifiers x 2 looks, classifier by classifier
+    assert values[:, 0, 1] == pytest.approx([1, 0, 0, 0]) and values[:, 0, 2] == pytest.approx([0, 0, 5, 5])
+    probabilities, _ = reader.classify(frame, die)
+    k, e5 = len(VALUES), math.exp(5)
+    looks_one = [math.e / (math.e + k - 1), 1 / k, 1 / (e5 + k - 1), 1 / (e5 + k - 1)]  # P("1") look by look
+    looks_two = [1 / (math.e + k - 1), 1 / k, e5 / (e5 + k - 1), e5 / (e5 + k - 1)]
+    assert probabilities[0, 1] == pytest.approx(sum(looks_one) / 4)  # all four looks weigh alike
+    assert probabilities[0, 2] == pytest.approx(sum(looks_two) / 4)
+    assert reader.logits(frame, [])[0].shape == (4, 0, len(VALUES))
+    assert member_path(Path("m/dice_faces.onnx"), 0) == Path("m/dice_faces.onnx")
+    assert member_path(Path("m/dice_faces.onnx"), 1) == Path("m/dice_faces_2.onnx")
+
+
+def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them_all(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import dicetrain
+    from vision.learned import member_path
+
+    torch.set_num_threads(1)
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+
+    def trained(member: int):
+        return dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
+                                          member=member)
+
+    first, second, again = trained(0), trained(1), trained(1)
+    weights = [torch.cat([p.flatten() for p in net.parameters()]) for net in (first, second, again)]
+    assert not torch.equal(weights[0], weights[1]) and torch.equal(weights[1], weights[2])
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
+    detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
+                                        log=lambda *_: None)
+    meta = {"temperature": 1.0, "detect_min": 0.6, "classifiers": 2}
+    dicetrain.export(detector, first, meta, tmp_path)
+    dicetrain.export(None, second, meta, tmp_path, member=1)
+    assert member_path(tmp_path / CLASSIFIER.name, 1).is_file()
+    reader = LearnedReader.in_folder(tmp_path)
+    assert len(reader.others) == 1
+    found = [Found(20, 20, 16, 16, 0.9)]
+    assert reader.logits(np.zeros((64, 64, 3), np.uint8), found)[0].shape[0] == 2 * reader.turns
+
+
 def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_faces_as_no_die():
     import argparse
 
@@ -523,6 +587,7 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
     add_parser(parser.add_subparsers())
     assert parser.parse_args(["train", "dice"]).upright
     assert not parser.parse_args(["train", "dice", "--no-upright"]).upright
+    assert parser.parse_args(["train", "dice"]).classifiers == 2
 
 
 def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():
