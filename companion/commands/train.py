@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
                    help="rendered scenes for the classifier (default 2500)")
     d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
     d.add_argument("--classifier-steps", type=int, default=8000, help="classifier batches (default 8000)")
-    d.add_argument("--classifiers", type=int, default=2, metavar="N",
+    d.add_argument("--classifiers", type=at_least_one, default=2, metavar="N",
                    help="classifiers trained on the same crops, each from its own seed, whose readings the "
                    "reader averages (default 2; 1: one, as the weights before 2026-11-28 were made)")
     d.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
@@ -52,6 +52,17 @@ def add_parser(sub) -> None:
                    help="only measure the peak threshold, temperature and kind model of the models in --out "
                    "again")
     d.set_defaults(handler=run_dice)
+
+
+def at_least_one(text: str) -> int:
+    """A count of one or more, for argparse (a reader needs at least one classifier)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of one or more, not {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"one or more, not {count}")
+    return count
 
 
 def _need_torch() -> None:

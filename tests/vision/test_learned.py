@@ -588,6 +588,9 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
     assert parser.parse_args(["train", "dice"]).upright
     assert not parser.parse_args(["train", "dice", "--no-upright"]).upright
     assert parser.parse_args(["train", "dice"]).classifiers == 2
+    for bad in ("0", "two"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["train", "dice", "--classifiers", bad])
 
 
 def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():
