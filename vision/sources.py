@@ -272,7 +272,8 @@ def _quiet_usb_camera() -> OpenCVSource:
         cv2.utils.logging.setLogLevel(level)
 
 
-ROTATIONS = (0, 90, 180, 270)  # degrees clockwise a camera's frames may be turned (`TurnedSource`)
+ROTATIONS = (0, 90, 180, 270)  # degrees clockwise a camera's frames may be turned (`TurnedSource`;
+# companion.settings checks the setting against its own copy, to load no cv2 when it reads a file)
 _TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
