@@ -49,6 +49,7 @@ import cv2
 import numpy as np
 
 from vision.dice import Die
+from vision.images import turned
 from vision.render import GREY_FACES
 from vision.symbols import TREEHOUSE_FACES
 
@@ -148,14 +149,6 @@ def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP)
         m[:, 2] += m[:, :2] @ np.float32([x0, y0])
         frame = region
     return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-QUARTER_TURNS = (None, cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
-
-
-def turned(image: np.ndarray, k: int) -> np.ndarray:
-    """The image turned k quarter turns anticlockwise (`np.rot90`'s way, in a fifth of its time)."""
-    return image if k % 4 == 0 else cv2.rotate(image, QUARTER_TURNS[k % 4])
 
 
 def looks(image: np.ndarray, k: int, upright: bool) -> np.ndarray:
@@ -306,10 +299,10 @@ class LearnedReader:
         each die found: each classifier of the ensemble's reading of each of its crop's `self.turns` looks
         (quarter turns or mirror images: a face's value and colour do not turn, so they are looks at the
         same die), classifier by classifier."""
-        looks = self.turns * (1 + len(self.others))
+        count = self.turns * (1 + len(self.others))
         if not found:
-            return (np.zeros((looks, 0, len(VALUES)), np.float32),
-                    np.zeros((looks, 0, len(COLOURS)), np.float32))
+            return (np.zeros((count, 0, len(VALUES)), np.float32),
+                    np.zeros((count, 0, len(COLOURS)), np.float32))
         views = {"crops": self.views(frame, found)}
         read = [session.run(None, views) for session in (self.classifier, *self.others)]
         n = len(found)

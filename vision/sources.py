@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CameraError, ImageReadError, SourceSpecError
-from vision.images import load_image
+from vision.images import load_image, turned
 from vision.render import GREY_FACES, STYLES, DieSpec, background, render_scene
 from vision.symbols import TREEHOUSE_FACES
 
@@ -274,7 +274,13 @@ def _quiet_usb_camera() -> OpenCVSource:
 
 ROTATIONS = (0, 90, 180, 270)  # degrees clockwise a camera's frames may be turned (`TurnedSource`;
 # companion.settings checks the setting against its own copy, to load no cv2 when it reads a file)
-_TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def quarter_turns(degrees: int) -> int:
+    """Clockwise quarter turns in `degrees` (one of ROTATIONS); SourceSpecError for any other angle."""
+    if degrees not in ROTATIONS:
+        raise SourceSpecError(f"a camera turns by 0, 90, 180 or 270 degrees, not {degrees!r}")
+    return degrees // 90
 
 
 class TurnedSource(FrameSource):
@@ -283,13 +289,11 @@ class TurnedSource(FrameSource):
     that a slanted camera sees a die's side faces below its top face, never above it."""
 
     def __init__(self, source: FrameSource, degrees: int) -> None:
-        if degrees not in _TURNS:
-            raise SourceSpecError(f"a camera turns by 90, 180 or 270 degrees, not {degrees!r}")
-        self.source, self.degrees = source, degrees
+        self.source, self.turns = source, quarter_turns(degrees)
         self.name = source.name
 
     def read(self) -> np.ndarray:
-        return cv2.rotate(self.source.read(), _TURNS[self.degrees])
+        return turned(self.source.read(), -self.turns)
 
     def close(self) -> None:
         self.source.close()
@@ -306,8 +310,7 @@ def open_source(spec: str, fps: float | None = None, seed: int | None = None, ro
 
     "auto" tries the Pi camera, then USB camera 0, then falls back to the synthetic camera.
     """
-    if rotation not in ROTATIONS:
-        raise SourceSpecError(f"a camera turns by 0, 90, 180 or 270 degrees, not {rotation!r}")
+    quarter_turns(rotation)  # a wrong angle is refused before any camera is opened
     source = _named_source(spec, fps, seed)
     return TurnedSource(source, rotation) if rotation else source
 
