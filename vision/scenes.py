@@ -9,9 +9,9 @@ red, gold, any that shows), pip sizes and shapes (round, square, a big 1, a ring
 or sharp edges, dice 15-150 px across, the camera from straight down to 50 degrees (side faces with
 their own pips show; `oblique` scenes: down to 65 degrees, nearer dice larger, dice in a heap, nearer
 ones covering the sides and edges of farther ones), surfaces (wood, felt, cloth, granite, a tray,
-printed boards with dots and numbers), clutter (crumbs, tokens, cards, printed dots), light (warm,
-cold, dim, glare, hard shadows), blur, noise and JPEG. Everything random comes from the Generator passed
-in: a seed gives one scene.
+printed boards with dots and numbers, busy hex maps with number tokens), clutter (crumbs, tokens, cards,
+printed dots), light (warm, cold, dim, glare, hard shadows), blur, noise (also specks) and JPEG.
+Everything random comes from the Generator passed in: a seed gives one scene.
 
 Truth colour names are those players use (`COLOURS`); a translucent or marbled die is named by its
 main colour.
@@ -357,6 +357,60 @@ def _board(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarra
     return out
 
 
+def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+    """A busy printed map board on a table: hexes of textured land (specks, strokes, a colour each),
+    light or dark borders, and round number tokens whose numbers have dots beneath them like pips."""
+    out = np.clip(_plain(rng, h, w) if rng.random() < 0.5 else _granite(rng, h, w), 0, 255).astype(np.uint8)
+    radius = die_px * rng.uniform(1.2, 4)  # px: centre to corner
+    lands = [hsv_to_bgr(rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(60, 230)) for _ in range(6)]
+    border = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 120), rng.uniform(120, 240) if rng.random() < 0.7
+                        else rng.uniform(20, 80))
+    token = body_colour(rng, str(rng.choice(["cream", "white"])))
+    turn = rng.uniform(0, math.pi / 3)
+    corners = [(math.cos(turn + k * math.pi / 3), math.sin(turn + k * math.pi / 3)) for k in range(6)]
+    across = radius * math.sqrt(3)  # between the centres of neighbouring hexes
+    step = (across * math.cos(turn + math.pi / 6), across * math.sin(turn + math.pi / 6))
+    row = (across * math.cos(turn + math.pi / 2), across * math.sin(turn + math.pi / 2))
+    map_x, map_y = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h  # the map's middle (px)
+    reach = rng.uniform(0.3, 1.0) * math.hypot(w, h)  # the map ends this far from its middle (px)
+    lines = max(1, int(radius * rng.uniform(0.04, 0.12)))
+    count = int(math.hypot(w, h) / across) + 2
+    for i in range(-count, count + 1):
+        for j in range(-count, count + 1):
+            cx, cy = map_x + i * step[0] + j * row[0], map_y + i * step[1] + j * row[1]
+            if not (-radius < cx < w + radius and -radius < cy < h + radius) or \
+                    math.hypot(cx - map_x, cy - map_y) > reach:
+                continue
+            hexagon = np.array([(cx + radius * c, cy + radius * s) for c, s in corners], np.int32)
+            land = np.array(lands[int(rng.integers(0, len(lands)))], np.float32)
+            cv2.fillPoly(out, [hexagon], land.tolist(), cv2.LINE_AA)
+            for _ in range(int(rng.integers(0, 12))):  # trees, rocks, waves, fields
+                x, y = cx + rng.uniform(-0.7, 0.7) * radius, cy + rng.uniform(-0.7, 0.7) * radius
+                shade = (land * rng.uniform(0.4, 1.5)).clip(0, 255).tolist()
+                size = max(1, int(radius * rng.uniform(0.03, 0.15)))
+                if rng.random() < 0.5:
+                    cv2.circle(out, (int(x), int(y)), size, shade, -1, cv2.LINE_AA)
+                else:
+                    angle = rng.uniform(0, math.pi)
+                    cv2.line(out, (int(x), int(y)), (int(x + 3 * size * math.cos(angle)),
+                             int(y + 3 * size * math.sin(angle))), shade, max(1, size // 2), cv2.LINE_AA)
+            cv2.polylines(out, [hexagon], True, border, lines, cv2.LINE_AA)
+            if rng.random() < 0.7:  # a number token: a disc, its number and the number's dots
+                r = radius * rng.uniform(0.25, 0.4)
+                cv2.circle(out, (int(cx), int(cy)), int(r), token, -1, cv2.LINE_AA)
+                number = int(rng.integers(2, 13))
+                ink = (30, 30, 180) if number in (6, 8) else (30, 30, 30)
+                font, stroke = r / 30, max(1, int(r / 10))
+                (tw, th), _ = cv2.getTextSize(str(number), cv2.FONT_HERSHEY_SIMPLEX, font, stroke)
+                cv2.putText(out, str(number), (int(cx - tw / 2), int(cy + th / 3)), cv2.FONT_HERSHEY_SIMPLEX,
+                            font, ink, stroke, cv2.LINE_AA)
+                dots = 6 - abs(7 - number)
+                for k in range(dots):
+                    cv2.circle(out, (int(cx + (k - (dots - 1) / 2) * r * 0.22), int(cy + r * 0.6)),
+                               max(1, int(r * 0.07)), ink, -1, cv2.LINE_AA)
+    return out.astype(np.float32) * (1 + _noise(rng, h, w, max(4, int(w / radius)))[..., None] * 0.15)
+
+
 def _tray(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A tray: a floor (felt, plain or cloth) inside a raised rim, a table beyond it."""
     out = _wood(rng, h, w).astype(np.float32)
@@ -399,12 +453,14 @@ def table(rng: np.random.Generator, h: int, w: int, die_px: float, held_out: boo
 
 
 def _surface(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
-    kind = str(rng.choice(["wood", "felt", "cloth", "granite", "plain", "board", "tray"],
-                          p=[0.2, 0.14, 0.14, 0.14, 0.14, 0.12, 0.12]))
+    kind = str(rng.choice(["wood", "felt", "cloth", "granite", "plain", "board", "map", "tray"],
+                          p=[0.17, 0.13, 0.13, 0.13, 0.13, 0.09, 0.09, 0.13]))
     if kind == "wood":
         return _wood(rng, h, w).astype(np.float32)
     if kind == "board":
         return _board(rng, h, w, die_px).astype(np.float32)
+    if kind == "map":
+        return _hex_map(rng, h, w, die_px)
     makers = {"felt": _felt, "cloth": _cloth, "granite": _granite, "plain": _plain, "tray": _tray}
     return makers[kind](rng, h, w)
 
@@ -438,7 +494,7 @@ def clutter(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
 
 
 def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Light (warm, cold, dim, glare, hard shadow), blur, noise and JPEG; float in, uint8 BGR out."""
+    """Light (warm, cold, dim, glare, hard shadow), blur, noise, specks and JPEG; float in, uint8 BGR out."""
     h, w = img.shape[:2]
     tint = np.array([rng.uniform(0.75, 1.2), 1.0, rng.uniform(0.75, 1.2)], np.float32)
     gain = float(np.exp(rng.normal(0, 0.3)))
@@ -462,6 +518,9 @@ def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = smear(img, int(rng.integers(3, 9)), rng.uniform(0, 180))
     if rng.random() < 0.7:
         img += rng.normal(0, rng.uniform(1, 10), img.shape).astype(np.float32)
+    if rng.random() < SPECKLED:  # dust, dead pixels, a sharing app's salt-and-pepper
+        specks = rng.random((h, w)) < rng.uniform(0.002, 0.02)
+        img[specks] = np.where(rng.random(int(specks.sum())) < 0.5, 0.0, 255.0)[:, None]
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
@@ -469,6 +528,7 @@ def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return out
 
 
+SPECKLED = 0.15  # share of frames with black and white specks a pixel each (`finish`)
 SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720))
 # settings never used in training, for renders that measure: frame sizes and a surface (a tiled floor)
 HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))

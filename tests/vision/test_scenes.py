@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 from vision.scenes import (
@@ -177,24 +178,6 @@ def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
     assert all(0 <= t.box[0] < t.box[2] <= 224 for t in truth)
 
 
-def test_ordinary_scenes_are_drawn_as_they_were_when_oblique_ones_came():
-    """Oblique scenes draw their own numbers only when asked for: with none, the training's scenes and
-    tiles are those `companion train dice --oblique 0` drew before oblique scenes came (the weights before
-    2026-11-28 learned from them; their truths, digested)."""
-    import hashlib
-
-    from vision import diceset
-
-    scenes_digest, tiles_digest = hashlib.sha1(), hashlib.sha1()
-    for k in range(20):
-        _, truth = random_scene(np.random.default_rng([1, 1, k]))
-        scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box) for t in truth]).encode())
-        _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]))
-        tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
-    assert scenes_digest.hexdigest() == "0b2ea23c47c9720d7dce9ce9f963500be587d30f"
-    assert tiles_digest.hexdigest() == "7decee1a7edbca8230792b2ccdc096d26f42245b"
-
-
 def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
     """The first of the training's scenes (half of them oblique) and detector tiles, as `companion train
     dice` drew them for the committed weights (their truths and side faces, digested)."""
@@ -209,8 +192,8 @@ def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
         scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box, t.sides) for t in truth]).encode())
         _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]), 0.5)
         tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
-    assert scenes_digest.hexdigest() == "ba4050640cabb52f7069e9300bf10fb68e2c6216"
-    assert tiles_digest.hexdigest() == "510c05ee3f091417e89251fda2a02999b4b64482"
+    assert scenes_digest.hexdigest() == "c3f90198b1ec95f147d30ff4313b9a9ad49f9630"
+    assert tiles_digest.hexdigest() == "86268cce2a33d8b29fd0367a8909d192ad8257bc"
 
 
 def test_training_draws_the_share_of_oblique_scenes_it_is_given_half_by_default():
@@ -233,3 +216,45 @@ def test_training_draws_the_share_of_oblique_scenes_it_is_given_half_by_default(
     add_parser(parser.add_subparsers())
     assert parser.parse_args(["train", "dice"]).oblique == 0.5
     assert parser.parse_args(["train", "dice", "--oblique", "0.5"]).oblique == 0.5
+
+
+def test_training_tables_include_busy_hex_maps_with_number_tokens(monkeypatch):
+    from vision import scenes
+
+    maps = []
+    real_map = scenes._hex_map
+    monkeypatch.setattr(scenes, "_hex_map", lambda *a: maps.append(1) or real_map(*a))
+    for seed in range(200):
+        scenes.table(np.random.default_rng(seed), 60, 80, 10)
+    assert 6 <= len(maps) <= 36  # about one table in eleven
+
+
+def test_a_hex_map_is_busier_than_a_plain_table_and_seeded():
+    from vision import scenes
+
+    def busy(image: np.ndarray) -> float:  # mean edge strength, grey levels a pixel
+        grey = cv2.cvtColor(np.clip(image, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        return float(np.abs(cv2.Laplacian(grey, cv2.CV_32F)).mean())
+
+    for seed in range(4):
+        drawn = scenes._hex_map(np.random.default_rng(seed), 240, 320, 20.0)
+        assert drawn.shape == (240, 320, 3)
+        assert np.array_equal(drawn, scenes._hex_map(np.random.default_rng(seed), 240, 320, 20.0))
+        assert busy(drawn) > 2 * busy(scenes._plain(np.random.default_rng(seed), 240, 320))
+
+
+def test_some_frames_are_speckled_with_single_black_and_white_pixels(monkeypatch):
+    from vision import scenes
+
+    assert 0.05 < scenes.SPECKLED < 0.3
+
+    def specks(share: float) -> float:  # the share of pixels far from their 3x3 neighbourhood's median
+        monkeypatch.setattr(scenes, "SPECKLED", share)
+        flat = np.full((120, 160, 3), 128, np.float32)
+        found = []
+        for seed in range(4):
+            out = cv2.cvtColor(scenes.finish(np.random.default_rng(seed), flat.copy()), cv2.COLOR_BGR2GRAY)
+            found.append(np.mean(np.abs(out.astype(int) - cv2.medianBlur(out, 3).astype(int)) > 60))
+        return float(np.mean(found))
+
+    assert specks(0.0) < 1e-4 < 1e-3 < specks(1.0)
