@@ -395,20 +395,26 @@ def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndar
                     cv2.line(out, (int(x), int(y)), (int(x + 3 * size * math.cos(angle)),
                              int(y + 3 * size * math.sin(angle))), shade, max(1, size // 2), cv2.LINE_AA)
             cv2.polylines(out, [hexagon], True, border, lines, cv2.LINE_AA)
-            if rng.random() < 0.7:  # a number token: a disc, its number and the number's dots
-                r = radius * rng.uniform(0.25, 0.4)
-                cv2.circle(out, (int(cx), int(cy)), int(r), token, -1, cv2.LINE_AA)
-                number = int(rng.integers(2, 13))
-                ink = (30, 30, 180) if number in (6, 8) else (30, 30, 30)
-                font, stroke = r / 30, max(1, int(r / 10))
-                (tw, th), _ = cv2.getTextSize(str(number), cv2.FONT_HERSHEY_SIMPLEX, font, stroke)
-                cv2.putText(out, str(number), (int(cx - tw / 2), int(cy + th / 3)), cv2.FONT_HERSHEY_SIMPLEX,
-                            font, ink, stroke, cv2.LINE_AA)
-                dots = 6 - abs(7 - number)
-                for k in range(dots):
-                    cv2.circle(out, (int(cx + (k - (dots - 1) / 2) * r * 0.22), int(cy + r * 0.6)),
-                               max(1, int(r * 0.07)), ink, -1, cv2.LINE_AA)
+            if rng.random() < 0.7:
+                _number_token(rng, out, cx, cy, radius * rng.uniform(0.25, 0.4), token)
     return out.astype(np.float32) * (1 + _noise(rng, h, w, max(4, int(w / radius)))[..., None] * 0.15)
+
+
+def _number_token(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, r: float,
+                  disc: tuple[int, int, int]) -> None:
+    """A map's number token (in place): a disc `r` px round, a number 2-12 and as many dots beneath it as
+    the number's ways to be rolled with two dice, which look like pips."""
+    cv2.circle(img, (int(cx), int(cy)), int(r), disc, -1, cv2.LINE_AA)
+    number = int(rng.integers(2, 13))
+    ink = (30, 30, 180) if number in (6, 8) else (30, 30, 30)
+    font, stroke = r / 30, max(1, int(r / 10))
+    (tw, th), _ = cv2.getTextSize(str(number), cv2.FONT_HERSHEY_SIMPLEX, font, stroke)
+    cv2.putText(img, str(number), (int(cx - tw / 2), int(cy + th / 3)), cv2.FONT_HERSHEY_SIMPLEX, font, ink,
+                stroke, cv2.LINE_AA)
+    dots = 6 - abs(7 - number)
+    for k in range(dots):
+        cv2.circle(img, (int(cx + (k - (dots - 1) / 2) * r * 0.22), int(cy + r * 0.6)), max(1, int(r * 0.07)),
+                   ink, -1, cv2.LINE_AA)
 
 
 def _tray(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
