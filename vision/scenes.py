@@ -19,6 +19,7 @@ main colour.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -375,29 +376,35 @@ def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndar
     reach = rng.uniform(0.3, 1.0) * math.hypot(w, h)  # the map ends this far from its middle (px)
     lines = max(1, int(radius * rng.uniform(0.04, 0.12)))
     count = int(math.hypot(w, h) / across) + 2
-    for i in range(-count, count + 1):
-        for j in range(-count, count + 1):
-            cx, cy = map_x + i * step[0] + j * row[0], map_y + i * step[1] + j * row[1]
-            if not (-radius < cx < w + radius and -radius < cy < h + radius) or \
-                    math.hypot(cx - map_x, cy - map_y) > reach:
-                continue
-            hexagon = np.array([(cx + radius * c, cy + radius * s) for c, s in corners], np.int32)
-            land = np.array(lands[int(rng.integers(0, len(lands)))], np.float32)
-            cv2.fillPoly(out, [hexagon], land.tolist(), cv2.LINE_AA)
-            for _ in range(int(rng.integers(0, 12))):  # trees, rocks, waves, fields
-                x, y = cx + rng.uniform(-0.7, 0.7) * radius, cy + rng.uniform(-0.7, 0.7) * radius
-                shade = (land * rng.uniform(0.4, 1.5)).clip(0, 255).tolist()
-                size = max(1, int(radius * rng.uniform(0.03, 0.15)))
-                if rng.random() < 0.5:
-                    cv2.circle(out, (int(x), int(y)), size, shade, -1, cv2.LINE_AA)
-                else:
-                    angle = rng.uniform(0, math.pi)
-                    cv2.line(out, (int(x), int(y)), (int(x + 3 * size * math.cos(angle)),
-                             int(y + 3 * size * math.sin(angle))), shade, max(1, size // 2), cv2.LINE_AA)
-            cv2.polylines(out, [hexagon], True, border, lines, cv2.LINE_AA)
-            if rng.random() < 0.7:
-                _number_token(rng, out, cx, cy, radius * rng.uniform(0.25, 0.4), token)
+    for i, j in itertools.product(range(-count, count + 1), repeat=2):
+        cx, cy = map_x + i * step[0] + j * row[0], map_y + i * step[1] + j * row[1]
+        if not (-radius < cx < w + radius and -radius < cy < h + radius) or \
+                math.hypot(cx - map_x, cy - map_y) > reach:
+            continue
+        hexagon = np.array([(cx + radius * c, cy + radius * s) for c, s in corners], np.int32)
+        land = np.array(lands[int(rng.integers(0, len(lands)))], np.float32)
+        cv2.fillPoly(out, [hexagon], land.tolist(), cv2.LINE_AA)
+        _land_marks(rng, out, cx, cy, radius, land)
+        cv2.polylines(out, [hexagon], True, border, lines, cv2.LINE_AA)
+        if rng.random() < 0.7:
+            _number_token(rng, out, cx, cy, radius * rng.uniform(0.25, 0.4), token)
     return out.astype(np.float32) * (1 + _noise(rng, h, w, max(4, int(w / radius)))[..., None] * 0.15)
+
+
+def _land_marks(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, radius: float,
+                land: np.ndarray) -> None:
+    """Up to 11 dots and strokes (trees, rocks, waves, fields) in shades of a hex's `land` colour, round
+    its centre (`radius` px: centre to corner), in place."""
+    for _ in range(int(rng.integers(0, 12))):
+        x, y = cx + rng.uniform(-0.7, 0.7) * radius, cy + rng.uniform(-0.7, 0.7) * radius
+        shade = (land * rng.uniform(0.4, 1.5)).clip(0, 255).tolist()
+        size = max(1, int(radius * rng.uniform(0.03, 0.15)))
+        if rng.random() < 0.5:
+            cv2.circle(img, (int(x), int(y)), size, shade, -1, cv2.LINE_AA)
+        else:
+            angle = rng.uniform(0, math.pi)
+            end = (int(x + 3 * size * math.cos(angle)), int(y + 3 * size * math.sin(angle)))
+            cv2.line(img, (int(x), int(y)), end, shade, max(1, size // 2), cv2.LINE_AA)
 
 
 def _number_token(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, r: float,
