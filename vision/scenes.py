@@ -8,9 +8,10 @@ Far wider than any real table, so the reader learns dice rather than one camera:
 red, gold, any that shows), pip sizes and shapes (round, square, a big 1, a ring in the 1), rounded
 or sharp edges, dice 15-150 px across, the camera from straight down to 50 degrees (side faces with
 their own pips show; `oblique` scenes: down to 65 degrees, nearer dice larger, dice in a heap, nearer
-ones covering the sides and edges of farther ones), surfaces (wood, felt, cloth, granite, a tray,
-printed boards with dots and numbers, busy hex maps with number tokens), clutter (crumbs, tokens, cards,
-printed dots), light (warm, cold, dim, glare, hard shadows), blur, noise (also specks) and JPEG.
+ones covering the sides and edges of farther ones), dice apart or touching in huddles, surfaces (wood,
+felt, cloth, granite, a tray, printed boards with dots and numbers, busy hex maps with number tokens),
+clutter (crumbs, tokens, cards, printed dots), light (warm, cold, dim, glare, hard shadows), blur, noise
+(also specks) and JPEG.
 Everything random comes from the Generator passed in: a seed gives one scene.
 
 Truth colour names are those players use (`COLOURS`); a translucent or marbled die is named by its
@@ -550,6 +551,8 @@ HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 TILT = 50  # degrees from straight down: the steepest camera of an ordinary scene
 OBLIQUE_TILT = 65  # degrees: the steepest camera of an oblique scene, as phones photograph a table
 HEAP_SHARE = 0.3  # share of oblique scenes whose dice lie in one heap, the nearer covering the farther
+HUDDLE_SHARE = 0.3  # share of other scenes whose dice stop in touching huddles, as dice rolled together do
+HUDDLED = 0.75  # in a huddle scene, the share of dice put against one already down
 MIN_VISIBLE = 0.8  # a die is put down only where nearer dice leave at least this share of its top face
 DEPTH = 1.0  # a tilted camera's dice grow at most exp(DEPTH * sin(tilt)) times from the frame's top to bottom
 
@@ -582,6 +585,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     depth = rng.uniform(0, DEPTH) * math.sin(tilt) if oblique and rng.random() < 0.7 else 0.0
     size_at = perspective(die_px, depth, height)
     heap = oblique and rng.random() < HEAP_SHARE
+    huddle = not heap and rng.random() < HUDDLE_SHARE
     truth: list[TruthDie] = []
 
     def put(d: Placed) -> None:
@@ -590,10 +594,11 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
         truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, top, tuple(sides)))
 
     pending = []  # an oblique scene's dice, put down once it is known which of them show
-    for cx, cy in sorted(spread(rng, count, width, height, size_at, tilt, heap), key=lambda p: p[1]):
+    for cx, cy, yaw in sorted(spread(rng, count, width, height, size_at, tilt, heap, huddle),
+                              key=lambda p: p[1]):
         die = random_die(rng)  # far dice first, near ones over them
         side = size_at(cy) * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
-        yaw, lean = rng.uniform(0, math.pi / 2), tilt + rng.normal(0, 0.03) if tilt else 0.0
+        lean = tilt + rng.normal(0, 0.03) if tilt else 0.0
         if oblique:
             pending.append(Placed(die, cx, cy, side, yaw, lean))
         else:
@@ -652,11 +657,13 @@ def uncovered(dice: list[Placed]) -> list[Placed]:
 
 
 def spread(rng: np.random.Generator, count: int, width: int, height: int, size_at: Callable[[float], float],
-            tilt: float, heap: bool) -> list[tuple[float, float]]:
-    """Top-face centres of dice, all inside the frame (size_at(y): a die's side px at height y). Apart,
-    they do not overlap (some touch); in a heap they lie round one spot, as close as standing dice can
-    (their bases apart on the table), so nearer dice cover the sides and edges of farther ones."""
-    placed: list[tuple[float, float]] = []
+           tilt: float, heap: bool, huddle: bool = False) -> list[tuple[float, float, float]]:
+    """Where dice stop: each die's top-face centre (x, y px, inside the frame; size_at(y): its side px
+    there) and yaw (radians). Their bases never overlap on the table, but may touch. Apart, a few dice lie
+    near another; in a `huddle`, most lie against one already down, face to face or corner to face, as
+    dice rolled together stop; in a `heap`, round one spot, so nearer dice cover the sides and edges of
+    farther ones."""
+    placed: list[tuple[float, float, float]] = []
     flat = math.cos(tilt)  # the table seen at a slant: distances up the frame are this much shorter
     reach = min(size_at(height / 2) * (0.75 + math.sin(tilt)), width / 2, height / 2)  # a die's margin, px
     if heap:  # the heap's middle and how far round it its dice lie (px)
@@ -664,24 +671,46 @@ def spread(rng: np.random.Generator, count: int, width: int, height: int, size_a
         scatter = size_at(hy) * math.sqrt(count) * rng.uniform(0.4, 0.8)
     for _ in range(count):
         for _ in range(60):
+            yaw = rng.uniform(0, math.pi / 2)
             if heap:
                 x, y = hx + rng.normal(0, scatter), hy + rng.normal(0, scatter * flat)
-            elif placed and rng.random() < 0.2:
-                x0, y0 = placed[int(rng.integers(0, len(placed)))]
-                a, near = rng.uniform(0, 2 * math.pi), size_at(y0) * 1.5
-                x, y = x0 + near * math.cos(a), y0 + near * math.sin(a) * (1 + math.sin(tilt))
+            elif placed and rng.random() < (HUDDLED if huddle else 0.2):
+                x0, y0, yaw0 = placed[int(rng.integers(0, len(placed)))]
+                x, y, yaw = beside(rng, x0, y0, yaw0, size_at(y0), flat, huddle)
             else:
                 x, y = rng.uniform(reach, width - reach), rng.uniform(reach, height - reach)
             s = size_at(y)
             below = s * (0.75 + math.sin(tilt))  # from the top face's centre down, with a margin
             if not (s * 0.75 <= x <= width - s * 0.75 and s * 0.75 <= y <= height - below):
                 continue
-            if heap:
-                ok = all(math.hypot(x - px, (y - py) / flat) > 1.1 * max(s, size_at(py)) for px, py in placed)
-            else:
-                ok = all(abs(x - px) > s * 1.45 or abs(y - py) > s * (1.45 + 1.2 * math.sin(tilt))
-                         for px, py in placed)
-            if ok:
-                placed.append((x, y))
+            if all(bases_apart((x, y / flat, s, yaw), (px, py / flat, size_at(py), pyaw))
+                   for px, py, pyaw in placed):
+                placed.append((x, y, yaw))
                 break
     return placed
+
+
+def beside(rng: np.random.Generator, x0: float, y0: float, yaw0: float, side: float, flat: float,
+           touching: bool) -> tuple[float, float, float]:
+    """A spot (x, y px in the frame) and yaw (radians) for a die next to one at (x0, y0) turned yaw0, of
+    `side` px: `touching`, most often against one of its faces (turned almost alike, slid along it, a gap
+    of a twentieth to a seventh of a side); else 1.1-1.6 sides away, turned any way (a corner may touch)."""
+    if not touching or rng.random() < 0.25:
+        a, away, yaw = rng.uniform(0, 2 * math.pi), side * rng.uniform(1.1, 1.6), rng.uniform(0, math.pi / 2)
+        return x0 + away * math.cos(a), y0 + away * math.sin(a) * flat, yaw
+    a = yaw0 + math.pi / 2 * int(rng.integers(0, 4))  # the face it lies against
+    away, along = side * rng.uniform(1.05, 1.15), side * rng.uniform(-0.6, 0.6)
+    dx, dy = away * math.cos(a) - along * math.sin(a), away * math.sin(a) + along * math.cos(a)
+    return x0 + dx, y0 + dy * flat, yaw0 + rng.normal(0, 0.06)
+
+
+def bases_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two dice's bases, squares (x, y, side px on the table, yaw radians), do not overlap: some
+    edge's direction separates them (the separating axis theorem)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for axis in (a[3], a[3] + math.pi / 2, b[3], b[3] + math.pi / 2):
+        half = sum(side / 2 * (abs(math.cos(yaw - axis)) + abs(math.sin(yaw - axis)))
+                   for side, yaw in ((a[2], a[3]), (b[2], b[3])))
+        if abs(dx * math.cos(axis) + dy * math.sin(axis)) >= half:
+            return True
+    return False

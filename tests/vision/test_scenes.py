@@ -11,6 +11,7 @@ from vision.scenes import (
     COLOUR_NAMES,
     MIN_VISIBLE,
     Placed,
+    bases_apart,
     body_colour,
     cube_faces,
     perspective,
@@ -133,22 +134,53 @@ def test_a_die_is_put_down_only_where_nearer_dice_leave_most_of_its_top_face():
     assert len(uncovered([far, Placed(die, 100.0, 122.0, 40.0, 0.0, slant)])) == 1
 
 
-def test_heaped_dice_lie_close_together_yet_stand_apart():
-    def nearest(points: list[tuple[float, float]], flat: float) -> list[float]:
-        return [min(math.hypot(x - u, (y - v) / flat) for u, v in points if (u, v) != (x, y))
-                for x, y in points]
+def nearest(points: list[tuple[float, float, float]], flat: float) -> list[float]:
+    """Each die's distance (px on the table) to the nearest other's centre."""
+    return [min(math.hypot(x - u, (y - v) / flat) for u, v, _ in points if (u, v) != (x, y))
+            for x, y, _ in points]
 
+
+def standing_apart(points: list[tuple[float, float, float]], side: float, flat: float) -> bool:
+    return all(bases_apart((x, y / flat, side, yaw), (u, v / flat, side, turn))
+               for i, (x, y, yaw) in enumerate(points) for u, v, turn in points[i + 1:])
+
+
+def test_two_dice_bases_overlap_only_where_no_edge_direction_separates_them():
+    assert bases_apart((0, 0, 10, 0), (10.5, 0, 10, 0))  # face to face, half a px between
+    assert not bases_apart((0, 0, 10, 0), (9.5, 0, 10, 0))
+    assert not bases_apart((0, 0, 10, 0), (6, 6, 10, 0))  # corner into corner
+    diamond = math.pi / 4  # a corner 7.07 px from its centre, pointing at the other die
+    assert not bases_apart((0, 0, 10, 0), (11.5, 0, 10, diamond))
+    assert bases_apart((0, 0, 10, 0), (12.5, 0, 10, diamond))
+    assert bases_apart((0, 0, 10, 0), (12.5, 0, 10, diamond + math.pi / 2))  # a quarter turn is the same
+
+
+def test_heaped_dice_lie_close_together_yet_stand_apart():
     tilt = math.radians(30)
     heaped, apart = [], []
     for seed in range(10):
         pile = spread(np.random.default_rng(seed), 12, 800, 600, lambda y: 30.0, tilt, heap=True)
         assert len(pile) >= 8
-        gaps = nearest(pile, math.cos(tilt))
-        assert min(gaps) > 1.1 * 30  # standing dice: their bases never overlap on the table
-        heaped.append(np.median(gaps))
+        assert standing_apart(pile, 30, math.cos(tilt))  # standing dice: their bases never overlap
+        heaped.append(np.median(nearest(pile, math.cos(tilt))))
         apart.append(np.median(nearest(spread(np.random.default_rng(seed), 12, 800, 600, lambda y: 30.0,
                                               tilt, heap=False), math.cos(tilt))))
     assert np.median(heaped) < 2.0 * 30 < np.median(apart)
+
+
+def test_huddled_dice_touch_face_to_face_yet_stand_apart():
+    tilt = math.radians(20)
+    touching, apart = [], []
+    for seed in range(20):
+        huddle = spread(np.random.default_rng(seed), 10, 800, 600, lambda y: 30.0, tilt, heap=False,
+                        huddle=True)
+        assert len(huddle) == 10 and standing_apart(huddle, 30, math.cos(tilt))
+        touching.append(np.mean(np.array(nearest(huddle, math.cos(tilt))) < 1.2 * 30))
+        scattered = spread(np.random.default_rng(seed), 10, 800, 600, lambda y: 30.0, tilt, heap=False)
+        assert standing_apart(scattered, 30, math.cos(tilt))
+        apart.append(np.mean(np.array(nearest(scattered, math.cos(tilt))) < 1.2 * 30))
+    assert np.mean(touching) > 0.5  # most of a huddle's dice lie against another
+    assert np.mean(apart) < 0.2
 
 
 def test_some_oblique_scenes_heap_dice_so_that_near_ones_cover_far_ones():
@@ -164,7 +196,15 @@ def test_some_oblique_scenes_heap_dice_so_that_near_ones_cover_far_ones():
         return count
 
     assert 3 <= touching(oblique=True) <= 25
-    assert touching(oblique=False) == 0  # what the reader trains on: dice apart
+
+
+def test_some_scenes_huddle_their_dice_and_most_do_not():
+    huddled = 0
+    for seed in range(100):
+        _, truth = random_scene(np.random.default_rng(seed), 640, 480, 40, 8)
+        centres = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2, 0.0) for t in truth]
+        huddled += len(centres) > 1 and np.mean(np.array(nearest(centres, 1.0)) < 1.2 * 40) > 0.4
+    assert 10 <= huddled <= 50  # HUDDLE_SHARE of them, 30 %
 
 
 def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
@@ -173,7 +213,7 @@ def test_the_largest_dice_fit_a_small_frame_seen_from_the_lowest_camera():
     steepest = math.radians(OBLIQUE_TILT)
     for seed in range(5):  # a tile of the detector's with dice a third of it across
         centres = spread(np.random.default_rng(seed), 4, 224, 224, lambda y: 224 / 3, steepest, heap=False)
-        assert all(0 < x < 224 and 0 < y < 224 for x, y in centres)
+        assert all(0 < x < 224 and 0 < y < 224 for x, y, _ in centres)
     _, truth = random_scene(np.random.default_rng(7), 224, 224, die_px=224 / 3, oblique=True)
     assert all(0 <= t.box[0] < t.box[2] <= 224 for t in truth)
 
@@ -192,8 +232,8 @@ def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
         scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box, t.sides) for t in truth]).encode())
         _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]), 0.5)
         tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
-    assert scenes_digest.hexdigest() == "c3f90198b1ec95f147d30ff4313b9a9ad49f9630"
-    assert tiles_digest.hexdigest() == "86268cce2a33d8b29fd0367a8909d192ad8257bc"
+    assert scenes_digest.hexdigest() == "7e5e592d52aaa03f67f1c07d0ce4fc485a520443"
+    assert tiles_digest.hexdigest() == "17f53fc919bab22fd8a1d68625cbd500d63f00c3"
 
 
 def test_training_draws_the_share_of_oblique_scenes_it_is_given_half_by_default():
