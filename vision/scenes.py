@@ -705,12 +705,8 @@ def beside(rng: np.random.Generator, x0: float, y0: float, yaw0: float, side: fl
 
 
 def bases_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Whether two dice's bases, squares (x, y, side px on the table, yaw radians), do not overlap: some
-    edge's direction separates them (the separating axis theorem)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for axis in (a[3], a[3] + math.pi / 2, b[3], b[3] + math.pi / 2):
-        half = sum(side / 2 * (abs(math.cos(yaw - axis)) + abs(math.sin(yaw - axis)))
-                   for side, yaw in ((a[2], a[3]), (b[2], b[3])))
-        if abs(dx * math.cos(axis) + dy * math.sin(axis)) >= half:
-            return True
-    return False
+    """Whether two dice's bases, squares (x, y, side px on the table, yaw radians), do not overlap."""
+    def square(x: float, y: float, side: float, yaw: float) -> tuple:
+        return (x, y), (side, side), math.degrees(yaw)
+
+    return cv2.rotatedRectangleIntersection(square(*a), square(*b))[0] == cv2.INTERSECT_NONE

@@ -145,7 +145,7 @@ def standing_apart(points: list[tuple[float, float, float]], side: float, flat: 
                for i, (x, y, yaw) in enumerate(points) for u, v, turn in points[i + 1:])
 
 
-def test_two_dice_bases_overlap_only_where_no_edge_direction_separates_them():
+def test_two_dice_bases_overlap_only_where_their_squares_on_the_table_do():
     assert bases_apart((0, 0, 10, 0), (10.5, 0, 10, 0))  # face to face, half a px between
     assert not bases_apart((0, 0, 10, 0), (9.5, 0, 10, 0))
     assert not bases_apart((0, 0, 10, 0), (6, 6, 10, 0))  # corner into corner
