@@ -773,8 +773,8 @@ def run(args, log=Log) -> int:
         quantise(out, views, member)
     log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
-    detect_min, t, kind = calibrate(reader, scenes, photos, log)
-    save_meta(_meta(t, detect_min, kind, seed, upright, members), out)
+    detect_min, t, kind, sure = calibrate(reader, scenes, photos, log)
+    save_meta(_meta(t, detect_min, kind, sure, seed, upright, members), out)
     for name in (DETECTOR.name, *(member_path(CLASSIFIER, m).name for m in range(members))):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
@@ -788,9 +788,10 @@ def _looks(upright: bool) -> dict:
     return {**looks, "mirror": MIRROR}
 
 
-def _meta(temp: float, detect_min: float, kind: tuple[float, ...], seed: int, upright: bool = False,
-          classifiers: int = 1) -> dict:
-    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "values": list(VALUES),
+def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
+          upright: bool = False, classifiers: int = 1) -> dict:
+    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure,
+            "values": list(VALUES),
             "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
             "seed": seed}
 
@@ -850,31 +851,67 @@ def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
 
 
 def calibrate(reader: LearnedReader, scenes: Scenes, photos, log=Log
-              ) -> tuple[float, float, tuple[float, ...]]:
+              ) -> tuple[float, float, tuple[float, ...], float]:
     """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
-    photos), its temperature (on the peaks it then finds in the held-out renders) and its kind model
-    (`kind_model`, on the dice it then reads there). The temperature decides which class of a die's averaged
-    turns wins and the kind model which dice are grey, so the threshold that depends on both is measured
-    twice: first at temperature 1 with the colour head alone, then with what was measured there (each run
-    starts alike, so the same models give the same calibration whatever their meta said before)."""
+    photos), its temperature (on the peaks it then finds in the held-out renders), its kind model
+    (`kind_model`, on the dice it then reads there) and its sure bar (`sure_bar`, on its readings there).
+    The temperature decides which class of a die's averaged turns wins and the kind model which dice are
+    grey, so the threshold that depends on both is measured twice: first at temperature 1 with the colour
+    head alone, then with what was measured there (each run starts alike, so the same models give the same
+    calibration whatever their meta said before)."""
     sets = {"held-out renders": scenes}
     for name, image, labels in photos:
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
-    reader.temperature, reader.kind_model = 1.0, KIND_FROM_COLOUR
+    reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
     with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
             detect_min, tried = reader_threshold(reader, sets)
             logits, truth = reader_logits(reader, scenes)
             reader.temperature = t = temperature(logits, truth)
             reader.kind_model = kind = kind_model(reader, scenes)
+        sure, bars = sure_bar(reader, scenes)
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
                                                             for name, (right, false) in counts.items()))
     right = float((pooled(logits, t).argmax(1) == truth).mean())
     log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
         f"classed right; temperature {t:.2f}; kind model {', '.join(f'{w:.3f}' for w in kind)}")
-    return detect_min, t, kind
+    log("  readings at least as probable as: " + "; ".join(f"{bar:.4f} {right}/{count} right"
+                                                         for bar, right, count in bars))
+    log(f"sure bar {sure:.4f}: readings at least as probable were right at least {100 * SURE_RIGHT:.1f} % "
+        "of the time in the held-out renders, at every bar from it up")
+    return detect_min, t, kind, sure
+
+
+SURE_RIGHT = 0.995  # the share of readings at or above the sure bar that must be right (issue 29's target)
+SURE_GRID = tuple(round(1 - 0.5 * 0.75 ** k, 4) for k in range(24))  # bars tried: 0.5 .. 0.9993, each
+# leaving three quarters of the doubt of the one before
+
+
+def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, int, int]]]:
+    """The least bar of `SURE_GRID` at which the reader's readings of the scenes that are at least as
+    probable are right at least `SURE_RIGHT` of the time, and so are those at every higher bar (one lucky
+    bar is not enough); 1.0 where no bar holds. A false die (a reading where the scene has none) is a
+    wrong reading. Also, per bar: (bar, right, readings at or above it). The reader's `sure` must be None:
+    its confidences are then the probabilities themselves."""
+    probability, right = [], []
+    for image, labels in scenes:
+        paired, extra = bench.match(labels, reader.read(image))
+        for label, die in zip(labels, paired, strict=True):
+            if die is not None:
+                probability.append(die.confidence)
+                right.append(die.value == label.value and die.kind == label.kind)
+        probability += [die.confidence for die in extra]
+        right += [False] * len(extra)
+    p, ok = np.array(probability), np.array(right, bool)
+    bars = [(bar, int(ok[p >= bar].sum()), int((p >= bar).sum())) for bar in SURE_GRID]
+    sure = 1.0
+    for bar, good, count in reversed(bars):
+        if good < SURE_RIGHT * count:
+            break
+        sure = bar
+    return sure, bars
 
 
 def recalibrate(args, log=Log) -> int:
@@ -884,7 +921,8 @@ def recalibrate(args, log=Log) -> int:
     reader = LearnedReader.in_folder(out, args.threads)
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
-    detect_min, t, kind = calibrate(reader, calibration_scenes(args), training_photos(diceset.SHARED), log)
-    save_meta(_meta(t, detect_min, kind, args.seed, reader.upright, 1 + len(reader.others)), out)
+    scenes, photos = calibration_scenes(args), training_photos(diceset.SHARED)
+    detect_min, t, kind, sure = calibrate(reader, scenes, photos, log)
+    save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others)), out)
     log(f"saved {out / META.name}")
     return 0

@@ -25,12 +25,15 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
   files) and the reader averages all their looks: two read more held-out dice on every set than one.
   Each runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its
-  probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks, and
-  the confidence is that probability.
-- Neither threshold is set by hand: the detector's peak threshold (`detect_min`) and the classifier's
-  temperature are measured on held-out renders by `companion train dice` and stored in the model's
-  meta JSON beside the weights; the certainty a reading must reach is the caller's (the table's
-  `confidence_threshold`).
+  probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks.
+- A reading's confidence is its probability placed on the table's scale (`confidence`): the sure bar
+  (meta "sure", the least probability at which readings of the held-out renders were right at least
+  99.5 % of the time, however high the bar was raised) becomes `SURE`, the table's default certainty
+  threshold, so that by default the table proposes as certain only readings as sure as those.
+- No threshold is set by hand: the detector's peak threshold (`detect_min`), the classifier's
+  temperature and the sure bar are measured on held-out renders by `companion train dice` and stored in
+  the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
+  table's `confidence_threshold`).
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the frame's d6s
 (`kind_features`), weighed by a logistic model that `companion train dice` fits on held-out renders (the
 meta's "kind"; without one, the colour head's grey probability alone). A die reading 1-4 is as sure as its
@@ -201,6 +204,20 @@ def pooled(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return softmax(logits, temperature).mean(axis=0)
 
 
+SURE = 0.8  # the confidence of a reading at the sure bar: the table's default confidence_threshold
+
+
+def confidence(p: float, sure: float | None) -> float:
+    """A reading's confidence 0-1 from its probability `p`: the sure bar (`sure`, meta "sure") becomes
+    `SURE` and the scale is straight on either side of it (0 stays 0, 1 stays 1), so the order of readings
+    is kept; without a bar (weights calibrated before 2026-11-28), the probability itself."""
+    if sure is None:
+        return p
+    if p < sure:
+        return SURE * p / sure
+    return SURE + (1.0 - SURE) * (p - sure) / max(1.0 - sure, 1e-9)
+
+
 def member_path(classifier: Path, member: int) -> Path:
     """The ONNX file of the classifier ensemble's `member` (0: `classifier` itself; then dice_faces_2.onnx
     beside it, and so on)."""
@@ -214,6 +231,7 @@ class LearnedReader:
     _default: LearnedReader | None = None
     others: tuple = ()  # the classifier ensemble's other members' sessions (`member_path`)
     kind_model: tuple[float, ...] = KIND_FROM_COLOUR
+    sure: float | None = None  # the sure bar, a probability (`confidence`)
     mirror = False
     upright = False
 
@@ -227,6 +245,9 @@ class LearnedReader:
             raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
+        self.sure = float(self.meta["sure"]) if "sure" in self.meta else None
+        if self.sure is not None and not 0.0 < self.sure <= 1.0:
+            raise ValueError(f"{meta}: 'sure' must be a probability above 0 and at most 1, not {self.sure}")
         self.turns = int(self.meta.get("turns", 1))  # looks at each crop, as calibrated (`looks`)
         self.upright = bool(self.meta.get("upright", False))  # the classifier keeps the frame's down
         self.mirror = bool(self.meta.get("mirror", False))  # the detector also looks at the mirrored frame
@@ -334,7 +355,7 @@ class LearnedReader:
         value = VALUES[best]
         kind = "d6" if value.isdigit() else "treehouse"
         return Die(int(value) if value.isdigit() else value, kind, COLOURS[int(colours[0].argmax())],
-                   (0, 0, w - 1, h - 1), float(values[0, best]))
+                   (0, 0, w - 1, h - 1), confidence(float(values[0, best]), self.sure))
 
     def faces(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
               ) -> list[Face]:
@@ -368,14 +389,14 @@ class LearnedReader:
             box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
                    min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
             if not value.isdigit():
-                dice.append(Die(value, "treehouse", "black", box, p))
+                dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
                 continue
             colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
             if may_be_grey(value):
                 grey = grey_probability(self.kind_model, kind_features(f, pc, typical))
                 kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
                 colour = "grey" if kind == "grey" else colour
-            dice.append(Die(int(value), kind, colour, box, p * p_kind))
+            dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
         return dice
 
 

@@ -89,7 +89,11 @@ def _luma(bgr: tuple[int, int, int]) -> float:
 
 
 def pip_colour(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A pip colour that shows on the body: black, white, red, gold or another, never too close to it."""
+    """A pip colour that shows on the body: black, white, red, gold or another, never too close to it;
+    or (`TINTED_PIPS` of dice) a paler or darker tint of the body itself, as on glow, frosted and
+    translucent dice, whose pips show by little more than their shade."""
+    if rng.random() < TINTED_PIPS:
+        return tinted_pip(rng, body)
     for _ in range(20):
         r = rng.random()
         if r < 0.75:
@@ -102,6 +106,18 @@ def pip_colour(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[in
         if distance > 110 or (distance > 80 and abs(_luma(pip) - _luma(body)) > 35):
             return pip
     return (240, 240, 240) if _luma(body) < 128 else (22, 22, 22)
+
+
+def tinted_pip(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The body's colour taken 40-70 % of the way to white or to black: whichever way leaves the pips at
+    least TINT_LUMA apart from the body in brightness (0..255)."""
+    towards = [255.0, 0.0] if rng.random() < 0.5 else [0.0, 255.0]
+    share = rng.uniform(0.4, 0.7)
+    for end in towards:
+        pip = tuple(int(round(c + share * (end - c))) for c in body)
+        if abs(_luma(pip) - _luma(body)) >= TINT_LUMA:
+            return pip
+    return pip
 
 
 def random_die(rng: np.random.Generator, kind: str | None = None) -> SceneDie:
@@ -270,7 +286,7 @@ def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float
         if name == "top":
             value, shade = die.value, 1.0
         else:
-            value, shade = side_value(die.kind, die.value, rng), float(rng.uniform(0.45, 0.9))
+            value, shade = side_value(die.kind, die.value, rng), float(rng.uniform(*SIDE_SHADE))
         texture, mask = face_texture(rng, die, value, size)
         turn = int(rng.integers(0, 4))
         texture, mask = np.rot90(texture, turn).copy(), np.rot90(mask, turn).copy()
@@ -542,6 +558,9 @@ def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return out
 
 
+TINTED_PIPS = 0.12  # share of dice whose pips are a tint of their body (`pip_colour`)
+TINT_LUMA = 30  # a tinted pip's least difference in brightness from its body, 0..255
+SIDE_SHADE = (0.45, 1.1)  # a side face's light as a share of the top's: darker, or lit by a low lamp brighter
 SPECKLED = 0.15  # share of frames with black and white specks a pixel each (`finish`)
 SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720))
 # settings never used in training, for renders that measure: frame sizes and a surface (a tiled floor)

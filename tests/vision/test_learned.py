@@ -734,8 +734,49 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
         reader.temperature = before
         got.append(dicetrain.calibrate(reader, scenes, [], log=lambda *_: None))
     assert got[0] == got[1]
-    detect_min, t, kind = got[0]
+    detect_min, t, kind, sure = got[0]
     assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
+    assert sure in dicetrain.SURE_GRID or sure == 1.0
+
+
+def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_enough():
+    from vision import dicetrain
+    from vision.bench import Label
+    from vision.dice import Die
+
+    class Reader:  # reads each scene's one die as a 3 at the scene's probability
+        def read(self, image):
+            return [Die(3, "d6", "white", (0, 0, 10, 10), float(image))]
+
+    # 300 right readings at 0.99, 3 wrong at 0.97 among 200 right at 0.97, a wrong one at 0.6, and a false
+    # die (no die in its scene) at 0.9: right at least 99.5 % of the time from bar 0.9718 up, not at 0.9625
+    scenes = ([(0.99, [Label(3, (0, 0, 10, 10))])] * 300 + [(0.97, [Label(3, (0, 0, 10, 10))])] * 200
+              + [(0.97, [Label(4, (0, 0, 10, 10))])] * 3 + [(0.6, [Label(5, (0, 0, 10, 10))]), (0.9, [])])
+    sure, bars = dicetrain.sure_bar(Reader(), scenes)
+    assert sure == 0.9718
+    counts = {bar: (right, count) for bar, right, count in bars}
+    assert counts[0.9625] == (500, 503) and counts[0.8813] == (500, 504) and counts[0.5] == (500, 505)
+    wrong_on_top = [(0.9995, [Label(4, (0, 0, 10, 10))])] + scenes
+    assert dicetrain.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
+
+
+def test_a_readings_confidence_puts_the_sure_bar_on_the_tables_threshold_and_keeps_the_order():
+    from vision.learned import SURE, confidence
+
+    assert confidence(0.97, 0.97) == SURE
+    assert confidence(0.0, 0.97) == 0.0 and confidence(1.0, 0.97) == 1.0
+    assert confidence(0.96, 0.97) < SURE < confidence(0.975, 0.97)
+    probabilities = np.linspace(0, 1, 101)
+    assert np.all(np.diff([confidence(p, 0.97) for p in probabilities]) > 0)
+    assert confidence(0.5, None) == 0.5  # weights without a bar: the probability itself
+    assert confidence(0.9999, 1.0) < SURE  # no bar held: only a probability of 1 would be sure
+
+
+def test_the_sure_bar_lands_on_the_tables_default_threshold():
+    from companion.settings import Settings
+    from vision.learned import SURE
+
+    assert Settings().confidence_threshold == SURE
 
 
 def test_while_calibrating_the_detector_looks_at_each_frame_and_scale_once_and_finds_what_it_did():

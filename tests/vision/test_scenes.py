@@ -232,8 +232,8 @@ def test_the_scenes_the_committed_weights_learned_from_are_drawn_as_they_were():
         scenes_digest.update(repr([(t.value, t.kind, t.colour, t.box, t.sides) for t in truth]).encode())
         _, boxes = diceset.render_tile(np.random.default_rng([1, 0, k]), 0.5)
         tiles_digest.update(repr([tuple(round(v, 6) for v in box) for box in boxes]).encode())
-    assert scenes_digest.hexdigest() == "7e5e592d52aaa03f67f1c07d0ce4fc485a520443"
-    assert tiles_digest.hexdigest() == "17f53fc919bab22fd8a1d68625cbd500d63f00c3"
+    assert scenes_digest.hexdigest() == "1082bf84983912f42be9ef29262a4ef4805930e7"
+    assert tiles_digest.hexdigest() == "331a0f7c50f7564af8d96e7b07141a7db501f3d9"
 
 
 def test_training_draws_the_share_of_oblique_scenes_it_is_given_half_by_default():
@@ -298,3 +298,16 @@ def test_some_frames_are_speckled_with_single_black_and_white_pixels(monkeypatch
         return float(np.mean(found))
 
     assert specks(0.0) < 1e-4 < 1e-3 < specks(1.0)
+
+
+def test_tinted_pips_are_the_bodys_own_colour_paler_or_darker_and_still_show():
+    from vision.scenes import TINT_LUMA, _luma, body_colour, tinted_pip
+
+    rng = np.random.default_rng(3)
+    for name in COLOUR_NAMES:
+        for _ in range(20):
+            body = body_colour(rng, name)
+            pip = tinted_pip(rng, body)
+            assert abs(_luma(pip) - _luma(body)) >= TINT_LUMA
+            towards = np.subtract(pip, body, dtype=float)  # all channels one way: to white or to black
+            assert np.all(towards >= -1) or np.all(towards <= 1)
