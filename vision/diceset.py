@@ -172,10 +172,15 @@ def drawn(rng: np.random.Generator, share: float) -> bool:
     return share > 0 and bool(rng.random() < share)
 
 
+LARGE_NEGATIVES = 1  # crops of a scene, class 0, a few dice across (`scene_crops`)
+LARGE_NEGATIVE = (1.5, 4.0)  # their size in the scene's dice's sides: as big as a board's hexes
+
+
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
                 upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
-    crops of die size that show no top face (table, clutter, a side face, between dice): class 0.
+    crops of die size that show no top face (table, clutter, a side face, between dice), and
+    `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token): class 0.
     `upright` crops keep the frame's down (`jittered_crop`), and each die a tilted camera sees the sides
     of also gives a crop on one of them, class 0: an upright classifier can learn that a face with another
     above it is a side (turned crops cannot tell it from a top face with its side below)."""
@@ -204,6 +209,14 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
             continue
         crops.append(jittered_crop(rng, image, x, y, side * math.exp(rng.normal(0, 0.3)), upright))
+        values.append(0)
+        colours.append(-1)
+    for _ in range(LARGE_NEGATIVES if sides else 0):  # what the detector may take for one big die: a patch
+        x, y = rng.uniform(0, w), rng.uniform(0, h)    # of board, token or clutter some dice across
+        size = sides[int(rng.integers(0, len(sides)))][2] * rng.uniform(*LARGE_NEGATIVE)
+        if any(math.hypot(x - px, y - py) < max(0.55 * ps, 0.35 * size) for px, py, ps in sides):
+            continue  # a die at its middle: the die is what it shows
+        crops.append(jittered_crop(rng, image, x, y, size, upright))
         values.append(0)
         colours.append(-1)
     for (x1, y1, x2, y2), i in shown:  # a die's side face, cropped as the detector would a die there

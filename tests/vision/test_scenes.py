@@ -311,3 +311,14 @@ def test_tinted_pips_are_the_bodys_own_colour_paler_or_darker_and_still_show():
             assert abs(_luma(pip) - _luma(body)) >= TINT_LUMA
             towards = np.subtract(pip, body, dtype=float)  # all channels one way: to white or to black
             assert np.all(towards >= -1) or np.all(towards <= 1)
+
+
+def test_a_scene_also_gives_crops_a_few_dice_across_that_show_no_die(monkeypatch):
+    from vision import diceset
+
+    def nones() -> int:
+        return sum(v == 0 for k in range(12) for v in diceset.scene_crops(np.random.default_rng([2, k]))[1])
+
+    with_large = nones()
+    monkeypatch.setattr(diceset, "LARGE_NEGATIVES", 0)
+    assert 6 <= with_large - nones() <= 12  # one a scene, unless a die lies at its middle
