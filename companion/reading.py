@@ -3,7 +3,8 @@
 Pure: dice arrive as plain dicts from the reader (`value`, `kind`, `colour`, `box`, `confidence`),
 so the table session never imports vision. A proposal is only `certain` when every asked-for die was
 seen once, no extra die was seen, and every die is read with confidence at or above the threshold;
-otherwise it lists the problems in words and waits for a person.
+otherwise it lists the problems in words and waits for a person. Each die of the proposal says whether it
+was read that surely (`sure`), so the page marks the unclear ones by the table's threshold.
 """
 
 from __future__ import annotations
@@ -99,4 +100,5 @@ def match_reading(
             problems.append(str(err))
             values = None
     certain = not problems and values is not None
-    return Proposal(values=values, dice=list(dice), certain=certain, problems=problems)
+    marked = [{**die, "sure": die.get("confidence", 0.0) >= min_confidence} for die in dice]
+    return Proposal(values=values, dice=marked, certain=certain, problems=problems)

@@ -63,3 +63,11 @@ def test_dice_of_both_kinds_asked_are_not_swapped():
     request = RollRequest(None, (DieRequest(D6, "white"), DieRequest(GREY)), "both")
     proposal = match_reading(request, [die(3, "grey", "grey"), die(4, "grey", "grey")])
     assert not proposal.certain and proposal.values is None
+
+
+def test_each_die_says_whether_it_was_read_as_surely_as_the_table_asks():
+    request = RollRequest(0, (DieRequest(D6), DieRequest(D6)), "two dice")
+    proposal = match_reading(request, [die(3, confidence=0.85), die(5, confidence=0.95)], min_confidence=0.9)
+    assert [d["sure"] for d in proposal.dice] == [False, True]
+    assert not proposal.certain and proposal.problems == ["the 3 on the white die is unclear"]
+    assert match_reading(request, [die(3, confidence=0.85), die(5)], min_confidence=0.8).certain

@@ -122,6 +122,18 @@ def test_dice_are_attributed_to_the_seats_that_rolled_them(served, browser):
     assert ann.locator("#correct").inner_text() == "Correct Ann and Ben's roll"
 
 
+def test_the_photo_marks_a_die_read_less_surely_than_the_table_asks(served, browser):
+    session, server, _ = served
+    table = session.create("dog-eat-dog", ["Ann", "Ben"])
+    ann = seated_phone(browser, server.url, table, 0)
+    session.min_confidence = 0.9  # a table stricter than the default
+    unclear = {**die(1, "yellow", 300), "confidence": 0.85}
+    session.propose_reading(table.id, [die(6, "red", 100), unclear], PHOTO)
+    ann.wait_for_selector(".photo .label")
+    assert sorted(ann.locator(".photo .label").all_inner_texts()) == ["Ann 6", "Ben 1"]
+    assert ann.locator(".photo .label.unsure").all_inner_texts() == ["Ben 1"]
+
+
 def test_a_player_name_in_the_correction_title_is_text_not_markup(served, browser):
     session, server, _ = served
     table = session.create("dog-eat-dog", ["<i>Ann</i>", "Ben"])

@@ -160,7 +160,7 @@ const Companion = (function () {
       const mine = request.dice.map((r, i) => (r.kind === d.kind && (!r.colour || r.colour === d.colour) ? who[i] : undefined))
         .filter((s) => s !== undefined);
       const owner = new Set(mine).size === 1 && mine[0] !== null ? playerName(mine[0]) + " " : "";
-      return { box: d.box, text: owner + d.value, unsure: d.confidence < 0.8 };
+      return { box: d.box, text: owner + d.value, unsure: d.sure === false };
     });
   }
 
