@@ -62,13 +62,18 @@ def test_the_truth_holds_the_side_faces_a_tilted_camera_sees_hanging_below_their
     assert tilted and straight  # some cameras look straight down and see no sides
 
 
+def bodies(rng: np.random.Generator, each: int = 20):
+    """`each` random bodies of every colour name, BGR."""
+    for name in COLOUR_NAMES:
+        for _ in range(each):
+            yield body_colour(rng, name)
+
+
 def test_pips_always_show_on_their_body():
     rng = np.random.default_rng(0)
-    for name in COLOUR_NAMES:
-        for _ in range(20):
-            body = body_colour(rng, name)
-            pip = pip_colour(rng, body)
-            assert np.linalg.norm(np.subtract(pip, body, dtype=float)) > 60
+    for body in bodies(rng):
+        pip = pip_colour(rng, body)
+        assert np.linalg.norm(np.subtract(pip, body, dtype=float)) > 60
 
 
 def test_dice_come_in_every_kind_colour_and_finish():
@@ -301,16 +306,14 @@ def test_some_frames_are_speckled_with_single_black_and_white_pixels(monkeypatch
 
 
 def test_tinted_pips_are_the_bodys_own_colour_paler_or_darker_and_still_show():
-    from vision.scenes import TINT_LUMA, _luma, body_colour, tinted_pip
+    from vision.scenes import TINT_LUMA, _luma, tinted_pip
 
     rng = np.random.default_rng(3)
-    for name in COLOUR_NAMES:
-        for _ in range(20):
-            body = body_colour(rng, name)
-            pip = tinted_pip(rng, body)
-            assert abs(_luma(pip) - _luma(body)) >= TINT_LUMA
-            towards = np.subtract(pip, body, dtype=float)  # all channels one way: to white or to black
-            assert np.all(towards >= -1) or np.all(towards <= 1)
+    for body in bodies(rng):
+        pip = tinted_pip(rng, body)
+        assert abs(_luma(pip) - _luma(body)) >= TINT_LUMA
+        towards = np.subtract(pip, body, dtype=float)  # all channels one way: to white or to black
+        assert np.all(towards >= -1) or np.all(towards <= 1)
 
 
 def test_a_scene_also_gives_crops_a_few_dice_across_that_show_no_die(monkeypatch):
