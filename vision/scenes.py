@@ -4,8 +4,7 @@
     image, truth = random_scene(rng)              # BGR frame, one TruthDie per die (top face box px)
 
 Far wider than any real table, so the reader learns dice rather than one camera: body colours
-(white, cream, black, dark, every hue, translucent with the far face showing through, marbled, glitter,
-some the colour of the table they lie on), pip colours (black, white,
+(white, cream, black, dark, every hue, translucent, marbled, glitter), pip colours (black, white,
 red, gold, any that shows), pip sizes and shapes (round, square, a big 1, a ring in the 1), rounded
 or sharp edges, dice 15-150 px across, the camera from straight down to 50 degrees (side faces with
 their own pips show; `oblique` scenes: down to 65 degrees, nearer dice larger, dice in a heap, nearer
@@ -121,9 +120,8 @@ def tinted_pip(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[in
     return pip
 
 
-def random_die(rng: np.random.Generator, kind: str | None = None, colour: str | None = None) -> SceneDie:
-    """A die of random look (kind None: mostly d6, some grey 1-4 dice and Treehouse dice; a d6's colour
-    drawn unless named)."""
+def random_die(rng: np.random.Generator, kind: str | None = None) -> SceneDie:
+    """A die of random look (kind None: mostly d6, some grey 1-4 dice and Treehouse dice)."""
     if kind is None:
         r = rng.random()
         kind = "grey" if r < 0.06 else "treehouse" if r < 0.1 else "d6"
@@ -132,8 +130,7 @@ def random_die(rng: np.random.Generator, kind: str | None = None, colour: str | 
     elif kind == "treehouse":
         name, value = "black", str(rng.choice(TREEHOUSE_FACES))
     else:
-        name = colour or str(rng.choice(COLOUR_NAMES, p=COLOUR_WEIGHTS))
-        value = int(rng.integers(1, 7))
+        name, value = str(rng.choice(COLOUR_NAMES, p=COLOUR_WEIGHTS)), int(rng.integers(1, 7))
     body = body_colour(rng, name)
     pip = (225, 225, 225) if kind == "treehouse" else pip_colour(rng, body)
     if kind == "grey":
@@ -293,8 +290,9 @@ def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float
         texture, mask = face_texture(rng, die, value, size)
         turn = int(rng.integers(0, 4))
         texture, mask = np.rot90(texture, turn).copy(), np.rot90(mask, turn).copy()
-        if die.alpha < 1:  # the opposite face's pips show through
-            texture = ghosted(rng, texture, face_texture(rng, die, _opposite(die, value), size)[0])
+        if die.alpha < 1:  # the opposite face's pips show through, faint and offset
+            ghost, _ = face_texture(rng, die, _opposite(die, value), size)
+            texture = 0.8 * texture + 0.2 * np.roll(ghost, (size // 16, size // 20), axis=(0, 1))
         _paste(local, texture, mask, quad, die.alpha if name == "top" else min(1.0, die.alpha + 0.1), shade)
     if rng.random() < 0.25:  # a glint on the top face
         gx, gy = top_corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
@@ -304,30 +302,6 @@ def draw_die(img: np.ndarray, rng: np.random.Generator, die: SceneDie, cx: float
         spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05 + 0.5)
         local += (spot * rng.uniform(60, 180))[..., None]
     return [(name, quad + (x0, y0)) for name, quad in faces]
-
-
-def ghosted(rng: np.random.Generator, texture: np.ndarray, ghost: np.ndarray) -> np.ndarray:
-    """A translucent die's face with the face opposite it (`ghost`, drawn as seen from outside) showing
-    through: seen from inside, so mirrored; shifted by up to `GHOST_SHIFT` of a side in any direction, as
-    the camera's angle moves it; mixed in at a strength drawn from `GHOST` (faint to plain)."""
-    size = texture.shape[0]
-    reach = max(1, round(size * GHOST_SHIFT))
-    shift = tuple(int(v) for v in rng.integers(-reach, reach + 1, 2))
-    strength = float(rng.uniform(*GHOST))
-    return (1 - strength) * texture + strength * np.roll(ghost[:, ::-1], shift, axis=(0, 1))
-
-
-def camouflaged(rng: np.random.Generator, surface: np.ndarray, cx: float, cy: float, side: float) -> SceneDie:
-    """A d6 the colour of the table under it (centre `cx`, `cy`, face `side` px): of `CAMOUFLAGE_DRAWS` d6
-    of random look in each colour, the one whose body is nearest the surface's mean colour there. A red
-    die on red felt, a white die on a white table, a yellow die on a map's field: its outline barely shows,
-    only its pips and shading do. Its colour name is its own body's, as for any die."""
-    h, w = surface.shape[:2]
-    r = max(1, round(side / 2))
-    x, y = int(np.clip(cx, 0, w - 1)), int(np.clip(cy, 0, h - 1))
-    under = surface[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3).mean(axis=0)
-    dice = [random_die(rng, "d6", name) for name in COLOUR_NAMES for _ in range(CAMOUFLAGE_DRAWS)]
-    return min(dice, key=lambda d: float(np.linalg.norm(np.subtract(d.body, under))))
 
 
 def _opposite(die: SceneDie, value: int | str) -> int | str:
@@ -588,10 +562,6 @@ TINTED_PIPS = 0.12  # share of dice whose pips are a tint of their body (`pip_co
 TINT_LUMA = 30  # a tinted pip's least difference in brightness from its body, 0..255
 SIDE_SHADE = (0.45, 1.1)  # a side face's light as a share of the top's: darker, or lit by a low lamp brighter
 SPECKLED = 0.15  # share of frames with black and white specks a pixel each (`finish`)
-CAMOUFLAGE = 0.15  # share of d6 drawn the colour of the table under them (`camouflaged`)
-CAMOUFLAGE_DRAWS = 4  # d6 of random look in each colour that a camouflaged die is the nearest of
-GHOST = (0.1, 0.4)  # how plainly a translucent die's opposite face shows through its top (`ghosted`)
-GHOST_SHIFT = 1 / 6  # how far, in face sides, the camera's angle moves that face
 SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720))
 # settings never used in training, for renders that measure: frame sizes and a surface (a tiled floor)
 HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
@@ -646,8 +616,6 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     for cx, cy, yaw in sorted(spread(rng, count, width, height, size_at, tilt, heap, huddle),
                               key=lambda p: p[1]):
         die = random_die(rng)  # far dice first, near ones over them
-        if die.kind == "d6" and rng.random() < CAMOUFLAGE:
-            die = camouflaged(rng, surface, cx, cy, size_at(cy))
         side = size_at(cy) * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
         lean = tilt + rng.normal(0, 0.03) if tilt else 0.0
         if oblique:
