@@ -136,6 +136,9 @@ def test_four_phones_play_the_first_deal_of_dog_to_its_end(served, browser):
     on_every_phone(pages, "#todo:has-text('send blue at green 7 home')")
     fold(pages, 1)  # Ben's marbles are all in the kennel: his 9 and Q cannot move
     lay(pages, 2, "2", "green at green 7", "to green 9")
+    # Cat plays again: her phone says it is her turn already, so wait for her 2 to be done everywhere
+    # before she taps her 3 (else the 3 is tapped on the page the 2's update then redraws).
+    on_every_phone(pages, "#todo:has-text('move green at green 7 to green 9')")
     lay(pages, 2, "3", "green marble at green 9", "to green 12", board=True)
 
     # Every card of the first deal is laid or folded: round 2 is dealt, Ben starts.
