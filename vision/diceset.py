@@ -174,17 +174,21 @@ def drawn(rng: np.random.Generator, share: float) -> bool:
 
 LARGE_NEGATIVES = 1  # crops of a scene, class 0, a few dice across (`scene_crops`)
 LARGE_NEGATIVE = (1.5, 4.0)  # their size in the scene's dice's sides: as big as a board's hexes
+LOOKALIKE_NEGATIVES = 1  # crops of a scene, class 0, centred on a thing drawn that may pass for a die
+LOOKALIKE_SIZE = (0.8, 3.0)  # their size in that thing's widths: the token alone up to the hex round it
 
 
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
                 upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
     crops of die size that show no top face (table, clutter, a side face, between dice), and
-    `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token): class 0.
+    `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token), and
+    `LOOKALIKE_NEGATIVES` centred on a number token, a round token or a card: class 0.
     `upright` crops keep the frame's down (`jittered_crop`), and each die a tilted camera sees the sides
     of also gives a crop on one of them, class 0: an upright classifier can learn that a face with another
     above it is a side (turned crops cannot tell it from a top face with its side below)."""
-    image, truth = random_scene(rng, oblique=drawn(rng, oblique))
+    lookalikes: list[tuple[float, float, float]] = []
+    image, truth = random_scene(rng, oblique=drawn(rng, oblique), lookalikes=lookalikes)
     crops, values, colours = [], [], []
     sides = []
     for t in truth:
@@ -216,6 +220,14 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         size = sides[int(rng.integers(0, len(sides)))][2] * rng.uniform(*LARGE_NEGATIVE)
         if any(math.hypot(x - px, y - py) < max(0.55 * ps, 0.35 * size) for px, py, ps in sides):
             continue  # a die at its middle: the die is what it shows
+        crops.append(jittered_crop(rng, image, x, y, size, upright))
+        values.append(0)
+        colours.append(-1)
+    for _ in range(LOOKALIKE_NEGATIVES if lookalikes else 0):  # a token, a card: centred, as the detector
+        x, y, width = lookalikes[int(rng.integers(0, len(lookalikes)))]  # would box it or the hex round it
+        size = width * rng.uniform(*LOOKALIKE_SIZE)
+        if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
+            continue  # a die lies on it
         crops.append(jittered_crop(rng, image, x, y, size, upright))
         values.append(0)
         colours.append(-1)

@@ -375,9 +375,11 @@ def _board(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarra
     return out
 
 
-def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float, lookalikes: Lookalikes = None
+             ) -> np.ndarray:
     """A busy printed map board on a table: hexes of textured land (specks, strokes, a colour each),
-    light or dark borders, and round number tokens whose numbers have dots beneath them like pips."""
+    light or dark borders, and round number tokens whose numbers have dots beneath them like pips (each
+    token's centre and width, px, added to `lookalikes` when given)."""
     out = np.clip(_plain(rng, h, w) if rng.random() < 0.5 else _granite(rng, h, w), 0, 255).astype(np.uint8)
     radius = die_px * rng.uniform(1.2, 4)  # px: centre to corner
     lands = [hsv_to_bgr(rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(60, 230)) for _ in range(6)]
@@ -404,7 +406,10 @@ def _hex_map(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndar
         _land_marks(rng, out, cx, cy, radius, land)
         cv2.polylines(out, [hexagon], True, border, lines, cv2.LINE_AA)
         if rng.random() < 0.7:
-            _number_token(rng, out, cx, cy, radius * rng.uniform(0.25, 0.4), token)
+            r = radius * rng.uniform(0.25, 0.4)
+            _number_token(rng, out, cx, cy, r, token)
+            if lookalikes is not None and 0 <= cx < w and 0 <= cy < h:
+                lookalikes.append((cx, cy, 2 * r))
     return out.astype(np.float32) * (1 + _noise(rng, h, w, max(4, int(w / radius)))[..., None] * 0.15)
 
 
@@ -474,15 +479,17 @@ def _tiled_floor(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.
     return out + _noise(rng, h, w, 3)[..., None] * rng.uniform(0, 25)
 
 
-def table(rng: np.random.Generator, h: int, w: int, die_px: float, held_out: bool = False) -> np.ndarray:
+def table(rng: np.random.Generator, h: int, w: int, die_px: float, held_out: bool = False,
+          lookalikes: Lookalikes = None) -> np.ndarray:
     """A random table surface, uint8 BGR (h, w, 3); held out: half of them a tiled floor, a surface
     never trained on."""
     if held_out and rng.random() < 0.5:
         return np.clip(_tiled_floor(rng, h, w, die_px), 0, 255).astype(np.uint8)
-    return np.clip(_surface(rng, h, w, die_px), 0, 255).astype(np.uint8)
+    return np.clip(_surface(rng, h, w, die_px, lookalikes), 0, 255).astype(np.uint8)
 
 
-def _surface(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndarray:
+def _surface(rng: np.random.Generator, h: int, w: int, die_px: float, lookalikes: Lookalikes = None
+             ) -> np.ndarray:
     kind = str(rng.choice(["wood", "felt", "cloth", "granite", "plain", "board", "map", "tray"],
                           p=[0.17, 0.13, 0.13, 0.13, 0.13, 0.09, 0.09, 0.13]))
     if kind == "wood":
@@ -490,13 +497,14 @@ def _surface(rng: np.random.Generator, h: int, w: int, die_px: float) -> np.ndar
     if kind == "board":
         return _board(rng, h, w, die_px).astype(np.float32)
     if kind == "map":
-        return _hex_map(rng, h, w, die_px)
+        return _hex_map(rng, h, w, die_px, lookalikes)
     makers = {"felt": _felt, "cloth": _cloth, "granite": _granite, "plain": _plain, "tray": _tray}
     return makers[kind](rng, h, w)
 
 
-def clutter(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
-    """Crumbs, tokens, cards and printed dots on the table (in place)."""
+def clutter(rng: np.random.Generator, img: np.ndarray, die_px: float, lookalikes: Lookalikes = None) -> None:
+    """Crumbs, tokens, cards and printed dots on the table (in place); each token's and card's centre and
+    width (px) added to `lookalikes` when given."""
     h, w = img.shape[:2]
     for _ in range(int(rng.integers(0, 30)) if rng.random() < 0.5 else 0):  # crumbs and specks
         colour = hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(0, 255))
@@ -509,12 +517,16 @@ def clutter(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
         r = int(die_px * rng.uniform(0.3, 0.8))
         cv2.circle(img, centre, r, tuple(c * 0.6 for c in colour), -1, cv2.LINE_AA)
         cv2.circle(img, centre, max(1, int(r * 0.85)), colour, -1, cv2.LINE_AA)
+        if lookalikes is not None:
+            lookalikes.append((float(centre[0]), float(centre[1]), 2.0 * r))
     for _ in range(int(rng.integers(1, 3)) if rng.random() < 0.2 else 0):  # cards with print
         cw, ch = die_px * rng.uniform(1.5, 4), die_px * rng.uniform(2, 6)
         box = cv2.boxPoints(((rng.uniform(0, w), rng.uniform(0, h)), (cw, ch), rng.uniform(0, 180)))
         cv2.fillPoly(img, [box.astype(np.int32)], body_colour(rng, str(rng.choice(["white", "cream"]))),
                      cv2.LINE_AA)
         cx, cy = box.mean(axis=0)
+        if lookalikes is not None and 0 <= cx < w and 0 <= cy < h:
+            lookalikes.append((float(cx), float(cy), float(max(cw, ch))))
         cv2.putText(img, str(rng.choice(["7", "Q", "ATK", "2x", "o o"])), (int(cx - cw / 4), int(cy)),
                     cv2.FONT_HERSHEY_SIMPLEX, die_px / 50, (30, 30, 30), max(1, int(die_px / 30)),
                     cv2.LINE_AA)
@@ -567,6 +579,9 @@ SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720)
 HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 
 
+#: things drawn that may pass for a die: (centre x, centre y, width), px (`random_scene`); None: not kept
+Lookalikes = list[tuple[float, float, float]] | None
+
 TILT = 50  # degrees from straight down: the steepest camera of an ordinary scene
 OBLIQUE_TILT = 65  # degrees: the steepest camera of an oblique scene, as phones photograph a table
 HEAP_SHARE = 0.3  # share of oblique scenes whose dice lie in one heap, the nearer covering the farther
@@ -578,7 +593,7 @@ DEPTH = 1.0  # a tilted camera's dice grow at most exp(DEPTH * sin(tilt)) times 
 
 def random_scene(rng: np.random.Generator, width: int | None = None, height: int | None = None,
                  die_px: float | None = None, count: int | None = None, held_out: bool = False,
-                 oblique: bool = False) -> tuple[np.ndarray, list[TruthDie]]:
+                 oblique: bool = False, lookalikes: Lookalikes = None) -> tuple[np.ndarray, list[TruthDie]]:
     """A random table with dice; the BGR frame and one TruthDie per die (its top face's box, px).
 
     width, height: the frame (default one of `SIZES`, or of `HELD_OUT_SIZES` when held out); die_px: a
@@ -586,7 +601,10 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     count: dice (default as many as fit, 1..25; fewer where a heap covers some); held_out: also draw the
     settings training never sees (`table`); oblique: as a phone sees a table, the camera down to
     OBLIQUE_TILT, nearer dice (lower in the frame) larger, and some scenes' dice in a heap, each nearer die
-    covering part of the farther (`companion train dice --oblique SHARE` draws that share of them, 0.5).
+    covering part of the farther (`companion train dice --oblique SHARE` draws that share of them, 0.5);
+    lookalikes: when a list, it gains the centre and width (px) of each thing drawn that a reader may take
+    for a die (a map's number token, a round token, a card), with no draw of its own, so the scene is the
+    same with it or without.
     """
     if width is None or height is None:
         sizes = HELD_OUT_SIZES if held_out else SIZES
@@ -597,8 +615,8 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     if count is None:
         room = width * height / (die_px * 2.2) ** 2
         count = int(rng.integers(1, max(2, min(25, room) + 1)))
-    surface = table(rng, height, width, die_px, held_out)
-    clutter(rng, surface, die_px)
+    surface = table(rng, height, width, die_px, held_out, lookalikes)
+    clutter(rng, surface, die_px, lookalikes)
     img = surface.astype(np.float32)
     light = rng.uniform(0, 2 * math.pi)
     depth = rng.uniform(0, DEPTH) * math.sin(tilt) if oblique and rng.random() < 0.7 else 0.0

@@ -325,3 +325,27 @@ def test_a_scene_also_gives_crops_a_few_dice_across_that_show_no_die(monkeypatch
     with_large = nones()
     monkeypatch.setattr(diceset, "LARGE_NEGATIVES", 0)
     assert 6 <= with_large - nones() <= 12  # one a scene, unless a die lies at its middle
+
+
+def test_a_scene_can_tell_where_it_drew_what_may_pass_for_a_die_and_is_the_same_scene(monkeypatch):
+    from vision import scenes
+
+    monkeypatch.setattr(scenes, "_surface", lambda rng, h, w, die_px, lookalikes=None:
+                        scenes._hex_map(rng, h, w, die_px, lookalikes))  # every table a hex map
+    for seed in range(4):
+        kept: list = []
+        image, truth = random_scene(np.random.default_rng(seed), 320, 240, lookalikes=kept)
+        again, truth_again = random_scene(np.random.default_rng(seed), 320, 240)
+        assert np.array_equal(image, again) and truth == truth_again
+        assert kept and all(0 <= x < 320 and 0 <= y < 240 and width > 0 for x, y, width in kept)
+
+
+def test_a_scene_also_gives_crops_centred_on_its_lookalikes_that_show_no_die(monkeypatch):
+    from vision import diceset
+
+    def nones() -> int:
+        return sum(v == 0 for k in range(16) for v in diceset.scene_crops(np.random.default_rng([3, k]))[1])
+
+    with_lookalikes = nones()
+    monkeypatch.setattr(diceset, "LOOKALIKE_NEGATIVES", 0)
+    assert with_lookalikes > nones()
