@@ -312,6 +312,9 @@ def _opposite(die: SceneDie, value: int | str) -> int | str:
 
 # ---------------------------------------------------------------- tables
 
+#: things drawn that may pass for a die: (centre x, centre y, width), px (`random_scene`); None: not kept
+Lookalikes = list[tuple[float, float, float]] | None
+
 
 def _noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
     small = rng.uniform(-1, 1, (max(2, h * cells // w), cells)).astype(np.float32)
@@ -578,9 +581,6 @@ SIZES = ((640, 480), (640, 480), (480, 640), (800, 600), (640, 853), (1280, 720)
 # settings never used in training, for renders that measure: frame sizes and a surface (a tiled floor)
 HELD_OUT_SIZES = ((1024, 768), (960, 720), (720, 960))
 
-
-#: things drawn that may pass for a die: (centre x, centre y, width), px (`random_scene`); None: not kept
-Lookalikes = list[tuple[float, float, float]] | None
 
 TILT = 50  # degrees from straight down: the steepest camera of an ordinary scene
 OBLIQUE_TILT = 65  # degrees: the steepest camera of an oblique scene, as phones photograph a table
