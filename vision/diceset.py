@@ -202,6 +202,17 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
     shown = [(t.sides[int(rng.integers(0, len(t.sides)))], i)  # a side face of each die, when upright
              for i, t in enumerate(truth) if upright and t.sides]
     h, w = image.shape[:2]
+
+    def free(x: float, y: float, clear: float = 0.0, but: int = -1) -> bool:
+        """No top face (but die `but`'s) within half a side of (x, y), nor within `clear` px."""
+        return all(math.hypot(x - px, y - py) >= max(0.55 * ps, clear)
+                   for j, (px, py, ps) in enumerate(sides) if j != but)
+
+    def no_die(x: float, y: float, size: float) -> None:
+        crops.append(jittered_crop(rng, image, x, y, size, upright))
+        values.append(0)
+        colours.append(-1)
+
     for _ in range(negatives if sides else 0):
         cx, cy, side = sides[int(rng.integers(0, len(sides)))]
         if rng.random() < 0.5:  # beside a die: its side face, its edge, the gap to the next
@@ -210,33 +221,21 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
             y = cy + math.sin(a) * side * rng.uniform(0.7, 1.3)
         else:
             x, y = rng.uniform(0, w), rng.uniform(0, h)
-        if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
-            continue
-        crops.append(jittered_crop(rng, image, x, y, side * math.exp(rng.normal(0, 0.3)), upright))
-        values.append(0)
-        colours.append(-1)
+        if free(x, y):
+            no_die(x, y, side * math.exp(rng.normal(0, 0.3)))
     for _ in range(LARGE_NEGATIVES if sides else 0):  # what the detector may take for one big die: a patch
         x, y = rng.uniform(0, w), rng.uniform(0, h)    # of board, token or clutter some dice across
         size = sides[int(rng.integers(0, len(sides)))][2] * rng.uniform(*LARGE_NEGATIVE)
-        if any(math.hypot(x - px, y - py) < max(0.55 * ps, 0.35 * size) for px, py, ps in sides):
-            continue  # a die at its middle: the die is what it shows
-        crops.append(jittered_crop(rng, image, x, y, size, upright))
-        values.append(0)
-        colours.append(-1)
+        if free(x, y, clear=0.35 * size):  # else a die at its middle: the die is what it shows
+            no_die(x, y, size)
     for _ in range(LOOKALIKE_NEGATIVES if lookalikes else 0):  # a token, a card: centred, as the detector
         x, y, width = lookalikes[int(rng.integers(0, len(lookalikes)))]  # would box it or the hex round it
         size = width * rng.uniform(*LOOKALIKE_SIZE)
-        if any(math.hypot(x - px, y - py) < 0.55 * ps for px, py, ps in sides):
-            continue  # a die lies on it
-        crops.append(jittered_crop(rng, image, x, y, size, upright))
-        values.append(0)
-        colours.append(-1)
+        if free(x, y):  # else a die lies on it
+            no_die(x, y, size)
     for (x1, y1, x2, y2), i in shown:  # a die's side face, cropped as the detector would a die there
         x, y = (x1 + x2) / 2, (y1 + y2) / 2
-        if any(math.hypot(x - px, y - py) < 0.55 * ps for j, (px, py, ps) in enumerate(sides) if j != i):
-            continue  # a nearer die's top face covers it
-        crops.append(jittered_crop(rng, image, x, y, sides[i][2], upright))
-        values.append(0)
-        colours.append(-1)
+        if free(x, y, but=i):  # else a nearer die's top face covers it
+            no_die(x, y, sides[i][2])
     return crops, values, colours
 
