@@ -732,7 +732,7 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     for before in (1.0, 4.0):
         reader = LearnedReader()  # the committed models
         reader.temperature = before
-        got.append(dicetrain.calibrate(reader, scenes, [], log=lambda *_: None))
+        got.append(dicetrain.calibrate(reader, {"from above": scenes}, [], log=lambda *_: None))
     assert got[0] == got[1]
     detect_min, t, kind, sure = got[0]
     assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
@@ -758,6 +758,39 @@ def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_en
     assert counts[0.9625] == (500, 503) and counts[0.8813] == (500, 504) and counts[0.5] == (500, 505)
     wrong_on_top = [(0.9995, [Label(4, (0, 0, 10, 10))])] + scenes
     assert dicetrain.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
+
+
+def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
+    from vision import dicetrain
+    from vision.bench import Label
+    from vision.dice import Die
+
+    class Reader:  # reads each scene's one die as a 3 at the scene's probability
+        def read(self, image):
+            return [Die(3, "d6", "white", (0, 0, 10, 10), float(image))]
+
+    right, wrong = [Label(3, (0, 0, 10, 10))], [Label(4, (0, 0, 10, 10))]
+    easy = [(0.97, right)] * 800 + [(0.6, wrong)] * 50  # every reading from 0.625 up is right
+    hard = [(0.97, right)] * 190 + [(0.97, wrong)] * 2 + [(0.99, right)] * 100  # 2 wrong of 292 at 0.97
+    pooled, _ = dicetrain.sure_bar(Reader(), easy + hard)
+    assert pooled == 0.625  # on the mix the hard kind's two wrong readings are 2 of 1092
+    sure, measured = dicetrain.strictest_bar(Reader(), {"from above": easy, "oblique": hard, "none": []})
+    assert measured["from above"][0] == 0.625 and measured["oblique"][0] == 0.9718
+    assert sure == 0.9718 and "none" not in measured
+
+
+def test_oblique_calibration_renders_are_their_own_stream_and_none_without_oblique_training():
+    from argparse import Namespace
+
+    from vision import dicetrain
+
+    args = Namespace(seed=5, scenes=0, workers=1, oblique=0.0)
+    assert dicetrain.oblique_calibration_scenes(args) == []
+    first_above = dicetrain._held_out_scene((5, 0))
+    again = dicetrain._held_out_scene((5, 4, 0, False))
+    oblique = dicetrain._held_out_scene((5, 5, 0, True))
+    assert np.array_equal(first_above[0], again[0]) and first_above[1] == again[1]
+    assert oblique[1] != first_above[1]  # another scene
 
 
 def test_a_readings_confidence_puts_the_sure_bar_on_the_tables_threshold_and_keeps_the_order():
@@ -834,3 +867,4 @@ def test_training_the_classifier_alone_needs_a_detector_to_keep(tmp_path, capsys
 
     assert main(["train", "dice", "--keep-detector", "--out", str(tmp_path)]) != 0
     assert "no dice_detector.onnx" in capsys.readouterr().err
+
