@@ -6,9 +6,10 @@
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
-2. Classifier: colour crops of rendered dice and of the training photos' dice as the trained
-   detector finds them (so it learns the crops it will be given), and of what the detector takes for
-   a die where there is none (class "none"); the real crops also in other colours (`recolour`).
+2. Classifier: colour crops of rendered dice, of what the trained detector finds in more renders
+   (`_found_crops`) and of the training photos' dice as it finds them (so it learns the crops it will be
+   given), and of what the detector takes for a die where there is none (class "none"); the real crops
+   also in other colours (`recolour`).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
@@ -158,6 +159,36 @@ def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> tuple[np.ndarr
         values += v
         colours += o
     return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
+
+
+def _found_crops(args: tuple[int, int, int, int, float, bool, str]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Classifier crops where the trained detector (in folder) finds dice in rendered scenes, one a find:
+    on a die (`found_labels`) its value and colour class; anywhere else (a side face, a token, a crumb, the
+    gap between dice) "no die". What the reader will actually be given, its false finds above all, which the
+    random "no die" crops of `diceset.scene_crops` only sample."""
+    from vision.scenes import random_scene
+
+    seed, stream, first, count, oblique, upright, folder = args
+    reader = LearnedReader.in_folder(Path(folder), 1)
+    crops, values, colours = [], [], []
+    for k in range(first, first + count):
+        rng = np.random.default_rng([seed, stream, k])
+        image, truth = random_scene(rng, oblique=diceset.drawn(rng, oblique))
+        found = reader.detect(image)
+        classes = {j: (diceset.value_class(t.value), diceset.COLOUR_INDEX[t.colour])
+                   for t, j in zip(truth, found_labels(found, [t.box for t in truth]), strict=True)
+                   if j is not None}
+        for j, f in enumerate(found):
+            value, colour = classes.get(j, (0, -1))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
+            values.append(value)
+            colours.append(colour)
+    return (np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8),
+            np.array(values, np.int64), np.array(colours, np.int64))
+
+
+FOUND_SCENES = 0.4  # scenes whose finds `_found_crops` crops (stream 6), a share of the classifier's scenes
 
 
 def _parallel(fn, jobs: list, workers: int) -> list:
@@ -772,6 +803,15 @@ def run(args, log=Log) -> int:
     # look, without the mirrored one: the crops the committed classifier learned from)
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader.in_folder(out, args.threads)
+    found_scenes = round(FOUND_SCENES * args.scenes)
+    parts = _parallel(_found_crops, [(*job, oblique, upright, str(out))
+                                     for job in _chunks(seed, found_scenes, 50, 6)], workers)
+    crops = np.concatenate([crops, *(p[0] for p in parts)])
+    values = np.concatenate([values, *(p[1] for p in parts)])
+    colours = np.concatenate([colours, *(p[2] for p in parts)])
+    none = sum(int((p[1] == 0).sum()) for p in parts)
+    log(f"  {sum(len(p[1]) for p in parts)} crops of what the detector finds in {found_scenes} more renders, "
+        f"{none} of them no die ({time.time() - t0:.0f} s into the run)")
     rng = np.random.default_rng([seed, 30])
     real, real_values = _photo_crops(reader, photos, rng, copies=6, upright=upright)
     casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12, upright=upright)

@@ -868,3 +868,21 @@ def test_training_the_classifier_alone_needs_a_detector_to_keep(tmp_path, capsys
     assert main(["train", "dice", "--keep-detector", "--out", str(tmp_path)]) != 0
     assert "no dice_detector.onnx" in capsys.readouterr().err
 
+
+def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_off_them():
+    from vision import diceset, dicetrain
+    from vision.learned import DETECTOR
+    from vision.scenes import random_scene
+
+    crops, values, colours = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
+    finds = []
+    for k in range(4):  # the same scenes, and what the committed detector finds in each
+        rng = np.random.default_rng([3, 6, k])
+        image, truth = random_scene(rng, oblique=diceset.drawn(rng, 0.5))
+        found = LearnedReader().detect(image)
+        on = dicetrain.found_labels(found, [t.box for t in truth])
+        classes = {j: diceset.value_class(t.value) for t, j in zip(truth, on, strict=True) if j is not None}
+        finds += [classes.get(j, 0) for j in range(len(found))]
+    assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
+    assert values.tolist() == finds and 0 < np.count_nonzero(values) < len(values)  # dice and false finds
+    assert np.array_equal(colours == -1, values == 0)  # a die's colour is known, no die has none
