@@ -474,13 +474,12 @@ def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 PEAK_GRID = tuple(round(0.1 + 0.05 * k, 2) for k in range(11))  # peak thresholds tried: 0.10 .. 0.60
 
 
-def _held_out_scene(args: tuple[int, int] | tuple[int, int, int, bool]
-                    ) -> tuple[np.ndarray, list[bench.Label]]:
-    """Scene k of a stream held out of training: (seed, k) is stream 4, looked at from above; (seed, stream,
-    k, oblique) any stream, as a phone photographs a table when `oblique`."""
+def _held_out_scene(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, list[bench.Label]]:
+    """Scene k of a stream (seed, stream, k, oblique) held out of training, as a phone photographs a table
+    when `oblique`, else looked at from above."""
     from vision.scenes import random_scene
 
-    seed, stream, k, oblique = args if len(args) == 4 else (args[0], 4, args[1], False)
+    seed, stream, k, oblique = args
     image, truth = random_scene(np.random.default_rng([seed, stream, k]), oblique=oblique)
     return image, [bench.Label(t.value, t.box, t.kind) for t in truth]
 
@@ -493,7 +492,7 @@ def calibration_scenes(args) -> Scenes:
     looked at from above: two fifths as many as the classifier's scenes, 1000 by default (250 before the
     sure bar: one scene of a printed board whose hexes read as big dice then weighed a quarter of the
     readings above a bar). Also the scenes whose crops set the int8 classifier's ranges."""
-    jobs = [(args.seed, k) for k in range(max(50, args.scenes * 2 // 5))]
+    jobs = [(args.seed, 4, k, False) for k in range(max(50, args.scenes * 2 // 5))]
     return _parallel(_held_out_scene, jobs, args.workers)
 
 
@@ -984,7 +983,7 @@ def strictest_bar(reader: LearnedReader, renders: dict[str, Scenes]
     """The highest of the sure bars (`sure_bar`) measured on each kind of render apart, and each kind's own:
     a bar measured on the mix may hold there while the harder kind's certain readings are wrong too often."""
     measured = {name: sure_bar(reader, scenes) for name, scenes in renders.items() if scenes}
-    return max(bar for bar, _ in measured.values()), measured
+    return max((bar for bar, _ in measured.values()), default=1.0), measured  # no scenes: no bar holds
 
 
 def recalibrate(args, log=Log) -> int:

@@ -727,7 +727,7 @@ def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_bac
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     from vision import dicetrain
 
-    scenes = [dicetrain._held_out_scene((5, k)) for k in range(4)]
+    scenes = [dicetrain._held_out_scene((5, 4, k, False)) for k in range(4)]
     got = []
     for before in (1.0, 4.0):
         reader = LearnedReader()  # the committed models
@@ -777,6 +777,7 @@ def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
     sure, measured = dicetrain.strictest_bar(Reader(), {"from above": easy, "oblique": hard, "none": []})
     assert measured["from above"][0] == 0.625 and measured["oblique"][0] == 0.9718
     assert sure == 0.9718 and "none" not in measured
+    assert dicetrain.strictest_bar(Reader(), {"none": []}) == (1.0, {})  # nothing measured: no bar holds
 
 
 def test_oblique_calibration_renders_are_their_own_stream_and_none_without_oblique_training():
@@ -786,11 +787,13 @@ def test_oblique_calibration_renders_are_their_own_stream_and_none_without_obliq
 
     args = Namespace(seed=5, scenes=0, workers=1, oblique=0.0)
     assert dicetrain.oblique_calibration_scenes(args) == []
-    first_above = dicetrain._held_out_scene((5, 0))
-    again = dicetrain._held_out_scene((5, 4, 0, False))
-    oblique = dicetrain._held_out_scene((5, 5, 0, True))
-    assert np.array_equal(first_above[0], again[0]) and first_above[1] == again[1]
-    assert oblique[1] != first_above[1]  # another scene
+    args = Namespace(seed=5, scenes=0, workers=1, oblique=0.5)
+    above, oblique = dicetrain.calibration_scenes(args), dicetrain.oblique_calibration_scenes(args)
+    assert len(above) == len(oblique) == 50  # the least there are of each
+    scene = dicetrain._held_out_scene
+    assert [labels for _, labels in above[:2]] == [scene((5, 4, k, False))[1] for k in (0, 1)]
+    assert [labels for _, labels in oblique[:2]] == [scene((5, 5, k, True))[1] for k in (0, 1)]
+    assert above[0][1] != oblique[0][1]  # other scenes
 
 
 def test_a_readings_confidence_puts_the_sure_bar_on_the_tables_threshold_and_keeps_the_order():
