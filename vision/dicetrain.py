@@ -487,23 +487,18 @@ def _held_out_scene(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, list[
 Scenes = list[tuple[np.ndarray, list[bench.Label]]]
 
 
-def calibration_scenes(args) -> Scenes:
-    """The rendered scenes held out of training that the reader is calibrated on (stream 4 of the seed),
-    looked at from above: two fifths as many as the classifier's scenes, 1000 by default (250 before the
-    sure bar: one scene of a printed board whose hexes read as big dice then weighed a quarter of the
-    readings above a bar). Also the scenes whose crops set the int8 classifier's ranges."""
-    jobs = [(args.seed, 4, k, False) for k in range(max(50, args.scenes * 2 // 5))]
-    return _parallel(_held_out_scene, jobs, args.workers)
-
-
-def oblique_calibration_scenes(args) -> Scenes:
-    """As many held-out scenes again as `calibration_scenes`, drawn as a phone photographs a table (stream
-    5): the reader is calibrated on both, and its sure bar must hold on each (`calibrate`). None when the
-    training draws no oblique scenes (`--oblique 0`). Before 2026-11-29 only the scenes from above were
-    measured, and the certain readings of held-out oblique renders were right 99.14 % of the time."""
-    if not args.oblique:
+def calibration_scenes(args, oblique: bool = False) -> Scenes:
+    """The rendered scenes held out of training that the reader is calibrated on: two fifths as many as the
+    classifier's scenes, 1000 by default (250 before the sure bar: one scene of a printed board whose hexes
+    read as big dice then weighed a quarter of the readings above a bar). Looked at from above (stream 4 of
+    the seed; also the scenes whose crops set the int8 classifier's ranges), or `oblique`, as a phone
+    photographs a table (stream 5; none when the training draws no oblique scenes, `--oblique 0`). The
+    reader is calibrated on both, and its sure bar must hold on each (`calibrate`): before 2026-11-29 only
+    the scenes from above were measured, and the certain readings of held-out oblique renders were right
+    99.14 % of the time."""
+    if oblique and not args.oblique:
         return []
-    jobs = [(args.seed, 5, k, True) for k in range(max(50, args.scenes * 2 // 5))]
+    jobs = [(args.seed, 5 if oblique else 4, k, oblique) for k in range(max(50, args.scenes * 2 // 5))]
     return _parallel(_held_out_scene, jobs, args.workers)
 
 
@@ -779,7 +774,7 @@ def run(args, log=Log) -> int:
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
     scenes = calibration_scenes(args)
-    renders = {"from above": scenes, "oblique": oblique_calibration_scenes(args)}
+    renders = {"from above": scenes, "oblique": calibration_scenes(args, oblique=True)}
     log(f"  {len(crops)} crops, {len(scenes)} + {len(renders['oblique'])} held-out scenes "
         f"({time.time() - t0:.0f} s into the run)")
 
@@ -993,7 +988,7 @@ def recalibrate(args, log=Log) -> int:
     reader = LearnedReader.in_folder(out, args.threads)
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
-    renders = {"from above": calibration_scenes(args), "oblique": oblique_calibration_scenes(args)}
+    renders = {"from above": calibration_scenes(args), "oblique": calibration_scenes(args, oblique=True)}
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
     save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others)), out)
     log(f"saved {out / META.name}")

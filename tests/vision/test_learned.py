@@ -786,9 +786,9 @@ def test_oblique_calibration_renders_are_their_own_stream_and_none_without_obliq
     from vision import dicetrain
 
     args = Namespace(seed=5, scenes=0, workers=1, oblique=0.0)
-    assert dicetrain.oblique_calibration_scenes(args) == []
+    assert dicetrain.calibration_scenes(args, oblique=True) == []
     args = Namespace(seed=5, scenes=0, workers=1, oblique=0.5)
-    above, oblique = dicetrain.calibration_scenes(args), dicetrain.oblique_calibration_scenes(args)
+    above, oblique = dicetrain.calibration_scenes(args), dicetrain.calibration_scenes(args, oblique=True)
     assert len(above) == len(oblique) == 50  # the least there are of each
     scene = dicetrain._held_out_scene
     assert [labels for _, labels in above[:2]] == [scene((5, 4, k, False))[1] for k in (0, 1)]
@@ -878,11 +878,11 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     from vision.scenes import random_scene
 
     crops, values, colours = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
-    finds = []
+    finds, reader = [], LearnedReader()
     for k in range(4):  # the same scenes, and what the committed detector finds in each
         rng = np.random.default_rng([3, 6, k])
         image, truth = random_scene(rng, oblique=diceset.drawn(rng, 0.5))
-        found = LearnedReader().detect(image)
+        found = reader.detect(image)
         on = dicetrain.found_labels(found, [t.box for t in truth])
         classes = {j: diceset.value_class(t.value) for t, j in zip(truth, on, strict=True) if j is not None}
         finds += [classes.get(j, 0) for j in range(len(found))]
