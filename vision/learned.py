@@ -34,9 +34,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   temperature and the sure bar are measured on held-out renders by `companion train dice` and stored in
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
-The small grey 1-4 die is told from a d6 by its grey body and its size beside the frame's d6s
-(`kind_features`), weighed by a logistic model that `companion train dice` fits on held-out renders (the
-meta's "kind"; without one, the colour head's grey probability alone). A die reading 1-4 is as sure as its
+The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
+(`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), weighed by a logistic model
+that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
+grey probability alone). A die reading 1-4 is as sure as its
 face times its kind: where the kind is in doubt, so is the reading.
 """
 
@@ -169,8 +170,8 @@ def may_be_grey(value: str) -> bool:
 
 def kind_features(found: Found, colours: np.ndarray, typical: float) -> tuple[float, float, float]:
     """What tells the small grey die from a d6, for a die reading 1-4: the colour head's grey probability as
-    log-odds, its size beside `typical` (the median side, px, of the frame's d6s) as a log ratio, and 1.0
-    where there is no d6 to compare with (the ratio is then 0)."""
+    log-odds, its size beside `typical` (the side, px, a d6 has where it lies: `D6Sizes.at`) as a log
+    ratio, and 1.0 where there is no d6 to compare with (the ratio is then 0)."""
     p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
     ratio = max(found.w, found.h) / typical if typical else 1.0
     return math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0
@@ -182,12 +183,44 @@ def grey_probability(model: tuple[float, ...], features: tuple[float, float, flo
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def typical_d6(faces: list[Face]) -> float:
-    """The median side (px) of the dice read as a pip value on a body not read grey (0.0: none): the size
-    a d6 has in this frame, beside which the grey die is small. faces: as `LearnedReader.faces` gives them."""
-    sides = [max(f.w, f.h) for f, value, colours, _ in faces
-             if value.isdigit() and int(colours.argmax()) != GREY]
-    return float(np.median(sides)) if sides else 0.0
+PLANE_FIT = 4  # d6s needed to fit `D6Sizes`' plane: one more than its three unknowns, so no one die sets it
+
+
+@dataclass(frozen=True)
+class D6Sizes:
+    """The side (px) a d6 has at each point of one frame, from the dice read in it.
+
+    A camera looking at a flat table sees a die's side in proportion to 1/depth, and 1/depth of a plane is
+    an affine function of the image point: side = a*x + b*y + c. Fit by least squares to the d6s' centres
+    when there are at least `PLANE_FIT` of them (a tilted phone sees near dice twice the size of far
+    ones, so one median for the whole frame makes a far d6 look like the small grey die); with fewer,
+    their median everywhere. Kept within the sides seen, so the plane never reaches past its dice."""
+
+    a: float = 0.0
+    b: float = 0.0
+    c: float = 0.0  # px; 0 everywhere: no d6 in the frame
+    low: float = 0.0
+    high: float = 0.0
+
+    def at(self, x: float, y: float) -> float:
+        """A d6's side (px) at the frame point (x, y) px; 0.0 when the frame holds no d6."""
+        return min(max(self.a * x + self.b * y + self.c, self.low), self.high)
+
+
+def typical_d6(faces: list[Face]) -> D6Sizes:
+    """The d6 sides (`D6Sizes`) of the dice read as a pip value on a body not read grey: the size a d6
+    has in this frame, beside which the grey die is small. faces: as `LearnedReader.faces` gives them."""
+    d6s = [(f.cx, f.cy, max(f.w, f.h)) for f, value, colours, _ in faces
+           if value.isdigit() and int(colours.argmax()) != GREY]
+    if not d6s:
+        return D6Sizes()
+    points = np.array(d6s, np.float64)
+    sides = points[:, 2]
+    if len(d6s) < PLANE_FIT:
+        return D6Sizes(0.0, 0.0, float(np.median(sides)), float(sides.min()), float(sides.max()))
+    at = np.hstack([points[:, :2], np.ones((len(points), 1))])
+    a, b, c = np.linalg.lstsq(at, sides, rcond=None)[0]
+    return D6Sizes(float(a), float(b), float(c), float(sides.min()), float(sides.max()))
 
 
 def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
@@ -382,7 +415,7 @@ class LearnedReader:
         dropped while the frame there still looks empty, and each die's colour is named from the
         colours of the calibration roll (a cream die read as a little orange stays "cream")."""
         faces = self.faces(frame, die_px, table)
-        typical = typical_d6(faces)
+        d6 = typical_d6(faces)
         height, width = frame.shape[:2]
         dice = []
         for f, value, pc, p in faces:
@@ -393,7 +426,7 @@ class LearnedReader:
                 continue
             colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
             if may_be_grey(value):
-                grey = grey_probability(self.kind_model, kind_features(f, pc, typical))
+                grey = grey_probability(self.kind_model, kind_features(f, pc, d6.at(f.cx, f.cy)))
                 kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
                 colour = "grey" if kind == "grey" else colour
             dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))

@@ -667,6 +667,43 @@ def test_the_kind_model_weighs_a_dies_size_beside_the_frames_d6s_with_its_grey_b
     assert big.confidence > 0.95
 
 
+def _face(cx: float, cy: float, side: float, value: str = "5", colour: str = "white"):
+    from vision.learned import COLOURS
+
+    return Found(cx, cy, side, side, 0.9), value, np.eye(len(COLOURS))[COLOURS.index(colour)], 0.9
+
+
+def test_a_d6s_side_follows_the_tilted_tables_depth_so_a_far_d6_is_not_the_small_grey_die():
+    from vision.learned import PLANE_FIT, typical_d6
+
+    # a phone tilted over a table: d6s grow from 30 px at the top (y 100) to 60 px at the bottom (y 700)
+    d6s = [_face(x, y, 30 + 30 * (y - 100) / 600) for x, y in ((100, 100), (500, 150), (300, 400), (150, 700),
+                                                                 (450, 650))]
+    sizes = typical_d6(d6s)
+    assert sizes.at(300, 100) == pytest.approx(30, abs=0.5)
+    assert sizes.at(300, 700) == pytest.approx(60, abs=0.5)
+    assert sizes.at(300, 2000) == pytest.approx(60)  # never past the sides seen
+    # a far d6 of 31 px is a d6 where it lies, though two thirds of the frame's median (45 px)
+    assert 31 / sizes.at(200, 120) > 0.95 and 31 / float(np.median([f.w for f, *_ in d6s])) < 0.7
+    # dice read grey, and faces that are not pips, are not d6s; too few d6s for a plane: their median
+    few = typical_d6([*d6s[:PLANE_FIT - 1], _face(0, 0, 10, colour="grey"), _face(0, 0, 10, value="none")])
+    assert few.at(0, 0) == few.at(600, 800) == pytest.approx(float(np.median([30, 32.5, 45])))
+    assert typical_d6([]).at(10, 10) == 0.0  # no d6: nothing to compare with (`kind_features`' flag)
+
+
+def test_a_small_die_far_off_on_a_tilted_table_is_a_d6_and_one_small_where_it_lies_is_grey():
+    frame = np.zeros((800, 600, 3), np.uint8)
+    faces = ["5", "6", "5", "6", "3", "3"]
+    colours = [{"white": 1.0}] * 4 + [{"grey": 0.3, "white": 0.7}] * 2
+    reader = _reader_of(faces, colours)
+    reader.kind_model = (1.0, -10.0, 0.0, 0.0)
+    # d6s 30 px far off (y 100) and 60 px near (y 700); a 30 px die far off, and a 30 px die near
+    boxes = [(100, 100, 30), (500, 100, 30), (100, 700, 60), (500, 700, 60), (300, 110, 30), (300, 690, 30)]
+    reader.detect = lambda frame, die_px=None: [Found(x, y, s, s, 0.9) for x, y, s in boxes]
+    far, near = reader.read(frame)[4:]
+    assert (far.kind, far.colour) == ("d6", "white") and (near.kind, near.colour) == ("grey", "grey")
+
+
 def test_a_logistic_fit_finds_the_weights_that_made_the_data_and_stays_finite_on_separable_data():
     from vision.dicetrain import logistic
 
