@@ -37,8 +37,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
 (`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), weighed by a logistic model
 that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
-grey probability alone). A die reading 1-4 is as sure as its
-face times its kind: where the kind is in doubt, so is the reading.
+grey probability alone). A die reading 1-4 is as sure as its face times its kind: where the kind is in
+doubt, so is the reading.
 """
 
 from __future__ import annotations
