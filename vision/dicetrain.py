@@ -56,11 +56,11 @@ from vision.learned import (
     VALUES,
     Found,
     LearnedReader,
+    d6_sizes,
     kind_features,
     may_be_grey,
     member_path,
     pooled,
-    typical_d6,
 )
 
 Log = print
@@ -563,7 +563,7 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
     features, grey = [], []
     for image, labels in scenes:
         faces = reader.faces(image)
-        d6 = typical_d6(faces)
+        d6 = d6_sizes(faces)
         on = found_labels([f for f, _, _, _ in faces], [lb.box for lb in labels])
         for label, j in zip(labels, on, strict=True):
             if j is None or label.kind not in ("d6", "grey"):

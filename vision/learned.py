@@ -207,7 +207,7 @@ class D6Sizes:
         return min(max(self.a * x + self.b * y + self.c, self.low), self.high)
 
 
-def typical_d6(faces: list[Face]) -> D6Sizes:
+def d6_sizes(faces: list[Face]) -> D6Sizes:
     """The d6 sides (`D6Sizes`) of the dice read as a pip value on a body not read grey: the size a d6
     has in this frame, beside which the grey die is small. faces: as `LearnedReader.faces` gives them."""
     d6s = [(f.cx, f.cy, max(f.w, f.h)) for f, value, colours, _ in faces
@@ -415,7 +415,7 @@ class LearnedReader:
         dropped while the frame there still looks empty, and each die's colour is named from the
         colours of the calibration roll (a cream die read as a little orange stays "cream")."""
         faces = self.faces(frame, die_px, table)
-        d6 = typical_d6(faces)
+        d6 = d6_sizes(faces)
         height, width = frame.shape[:2]
         dice = []
         for f, value, pc, p in faces:

@@ -554,25 +554,23 @@ def hand(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
     ahead, side = np.array([math.cos(angle), math.sin(angle)]), np.array([-math.sin(angle), math.cos(angle)])
     palm = start + ahead * palm_w * rng.uniform(0.2, 0.7)  # the palm's centre, part of it past the edge
     knuckles = palm + ahead * palm_w * 0.5
-    parts = [("palm", palm, palm_w)]
+    fingers = []  # (base, tip) of each finger and the thumb, px
     for k, reach in enumerate((0.85, 1.0, 0.95, 0.75)):  # index to little finger
         base = knuckles + side * palm_w * (k - 1.5) * 0.26
         bend = ahead * math.cos(rng.normal(0, 0.15)) + side * math.sin(rng.normal(0, 0.15))
-        parts.append(("finger", base, base + bend * palm_w * reach * rng.uniform(0.75, 0.95)))
+        fingers.append((base, base + bend * palm_w * reach * rng.uniform(0.75, 0.95)))
     thumb_base = palm - side * palm_w * 0.4
-    parts.append(("finger", thumb_base, thumb_base + (ahead - side) / math.sqrt(2) * palm_w * 0.6))
-    finger = max(2, int(palm_w * 0.22))
+    fingers.append((thumb_base, thumb_base + (ahead - side) / math.sqrt(2) * palm_w * 0.6))
+    finger = max(2, int(palm_w * 0.22))  # a finger's width, px
     mask = np.zeros((h, w), np.float32)
     nails = np.zeros((h, w), np.float32)
-    for kind, a, b in parts:
-        if kind == "palm":
-            cv2.ellipse(mask, (int(a[0]), int(a[1])), (int(palm_w * 0.55), int(palm_w * 0.5)),
-                        math.degrees(angle), 0, 360, 1.0, -1, cv2.LINE_AA)
-            continue
-        cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1.0, finger, cv2.LINE_AA)
-        tip = b - (b - a) / max(float(np.linalg.norm(b - a)), 1.0) * finger * 0.5
-        cv2.ellipse(nails, (int(tip[0]), int(tip[1])), (max(1, finger // 3), max(1, finger // 4)),
-                    math.degrees(math.atan2(*(b - a)[::-1])), 0, 360, 1.0, -1, cv2.LINE_AA)
+    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(palm_w * 0.55), int(palm_w * 0.5)),
+                math.degrees(angle), 0, 360, 1.0, -1, cv2.LINE_AA)
+    for base, tip in fingers:
+        cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 1.0, finger, cv2.LINE_AA)
+        nail = tip - (tip - base) / max(float(np.linalg.norm(tip - base)), 1.0) * finger * 0.5
+        cv2.ellipse(nails, (int(nail[0]), int(nail[1])), (max(1, finger // 3), max(1, finger // 4)),
+                    math.degrees(math.atan2(*(tip - base)[::-1])), 0, 360, 1.0, -1, cv2.LINE_AA)
     under = np.roll(mask, (int(finger * 0.4), int(finger * 0.3)), (0, 1))  # the hand's shadow, a little off
     shadow = cv2.GaussianBlur(under, (0, 0), finger * 0.5)
     out = img.astype(np.float32) * (1 - 0.45 * shadow)[..., None]

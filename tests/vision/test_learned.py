@@ -674,21 +674,21 @@ def _face(cx: float, cy: float, side: float, value: str = "5", colour: str = "wh
 
 
 def test_a_d6s_side_follows_the_tilted_tables_depth_so_a_far_d6_is_not_the_small_grey_die():
-    from vision.learned import PLANE_FIT, typical_d6
+    from vision.learned import PLANE_FIT, d6_sizes
 
     # a phone tilted over a table: d6s grow from 30 px at the top (y 100) to 60 px at the bottom (y 700)
     d6s = [_face(x, y, 30 + 30 * (y - 100) / 600) for x, y in ((100, 100), (500, 150), (300, 400), (150, 700),
                                                                  (450, 650))]
-    sizes = typical_d6(d6s)
+    sizes = d6_sizes(d6s)
     assert sizes.at(300, 100) == pytest.approx(30, abs=0.5)
     assert sizes.at(300, 700) == pytest.approx(60, abs=0.5)
     assert sizes.at(300, 2000) == pytest.approx(60)  # never past the sides seen
     # a far d6 of 31 px is a d6 where it lies, though two thirds of the frame's median (45 px)
     assert 31 / sizes.at(200, 120) > 0.95 and 31 / float(np.median([f.w for f, *_ in d6s])) < 0.7
     # dice read grey, and faces that are not pips, are not d6s; too few d6s for a plane: their median
-    few = typical_d6([*d6s[:PLANE_FIT - 1], _face(0, 0, 10, colour="grey"), _face(0, 0, 10, value="none")])
+    few = d6_sizes([*d6s[:PLANE_FIT - 1], _face(0, 0, 10, colour="grey"), _face(0, 0, 10, value="none")])
     assert few.at(0, 0) == few.at(600, 800) == pytest.approx(float(np.median([30, 32.5, 45])))
-    assert typical_d6([]).at(10, 10) == 0.0  # no d6: nothing to compare with (`kind_features`' flag)
+    assert d6_sizes([]).at(10, 10) == 0.0  # no d6: nothing to compare with (`kind_features`' flag)
 
 
 def test_a_small_die_far_off_on_a_tilted_table_is_a_d6_and_one_small_where_it_lies_is_grey():
