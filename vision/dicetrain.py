@@ -502,6 +502,11 @@ def calibration_scenes(args, oblique: bool = False) -> Scenes:
     return _parallel(_held_out_scene, jobs, args.workers)
 
 
+def calibration_renders(args) -> dict[str, Scenes]:
+    """Both kinds of calibration scenes (`calibration_scenes`), by name: the sure bar must hold on each."""
+    return {"from above": calibration_scenes(args), "oblique": calibration_scenes(args, oblique=True)}
+
+
 def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
@@ -570,7 +575,7 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
                 continue
             f, value, pc, _ = faces[j]
             if may_be_grey(value):
-                features.append(kind_features(f, pc, d6.at(f.cx, f.cy)))
+                features.append(kind_features(f, pc, d6))
                 grey.append(label.kind == "grey")
     return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
 
@@ -773,8 +778,8 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
-    scenes = calibration_scenes(args)
-    renders = {"from above": scenes, "oblique": calibration_scenes(args, oblique=True)}
+    renders = calibration_renders(args)
+    scenes = renders["from above"]
     log(f"  {len(crops)} crops, {len(scenes)} + {len(renders['oblique'])} held-out scenes "
         f"({time.time() - t0:.0f} s into the run)")
 
@@ -988,7 +993,7 @@ def recalibrate(args, log=Log) -> int:
     reader = LearnedReader.in_folder(out, args.threads)
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
-    renders = {"from above": calibration_scenes(args), "oblique": calibration_scenes(args, oblique=True)}
+    renders = calibration_renders(args)
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
     save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others)), out)
     log(f"saved {out / META.name}")

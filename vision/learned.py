@@ -168,11 +168,12 @@ def may_be_grey(value: str) -> bool:
     return value.isdigit() and int(value) in GREY_FACES
 
 
-def kind_features(found: Found, colours: np.ndarray, typical: float) -> tuple[float, float, float]:
+def kind_features(found: Found, colours: np.ndarray, d6: D6Sizes) -> tuple[float, float, float]:
     """What tells the small grey die from a d6, for a die reading 1-4: the colour head's grey probability as
-    log-odds, its size beside `typical` (the side, px, a d6 has where it lies: `D6Sizes.at`) as a log
+    log-odds, its size beside the side a d6 has where it lies (`d6`, the frame's `d6_sizes`) as a log
     ratio, and 1.0 where there is no d6 to compare with (the ratio is then 0)."""
     p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
+    typical = d6.at(found.cx, found.cy)
     ratio = max(found.w, found.h) / typical if typical else 1.0
     return math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0
 
@@ -426,7 +427,7 @@ class LearnedReader:
                 continue
             colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
             if may_be_grey(value):
-                grey = grey_probability(self.kind_model, kind_features(f, pc, d6.at(f.cx, f.cy)))
+                grey = grey_probability(self.kind_model, kind_features(f, pc, d6))
                 kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
                 colour = "grey" if kind == "grey" else colour
             dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
