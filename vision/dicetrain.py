@@ -84,10 +84,7 @@ def _layers():
                              nn.ReLU(inplace=True))
 
     class Detector(nn.Module):
-        """Top-face centres (heat 0..1), log size and offset (cells) at a quarter of the input. The head
-        before the three outputs is separable, like the rest: a full 3x3 convolution there (48 -> 32
-        channels at a quarter of the input) was about 60 % of the multiply-adds, 265 M of 435 M at 640x480,
-        and the frame is looked at twice (it and its mirror image), sometimes at two scales."""
+        """Top-face centres (heat 0..1), log size and offset (cells) at a quarter of the input."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -100,7 +97,7 @@ def _layers():
             self.lat1 = nn.Conv2d(24, 48, 1)
             self.fuse2 = sep(48, 48)
             self.fuse1 = sep(48, 48)
-            self.head = sep(48, 32)
+            self.head = conv(48, 32)
             self.heat = nn.Conv2d(32, 1, 1)
             self.size = nn.Conv2d(32, 2, 1)
             self.offset = nn.Conv2d(32, 2, 1)

@@ -13,11 +13,9 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   averaged, which on the held-out photos halves the false dice and finds more dice, for a second run of
   the detector) at a working scale that follows the dice: with a calibrated
   die size the frame is scaled so a die is `WORK_DIE` px across; without one, a first look at
-  `COARSE_LONG` px finds the dice, and when they came out smaller than `WORK_DIE` the frame is looked at
-  again, scaled to make them `WORK_DIE` px (on held-out renders the detector found 97 % of dice 14-20 px
-  across at its working scale, 98-99 % of dice 20-48 px, 81 % of dice 8-11 px); when it found none,
-  the frame is looked at again as close as the reader looks (dice of 15-25 px, shrunk to a few px by
-  the first look, are often missed by it).
+  `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
+  scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as close as
+  the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed by it).
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
   box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. The committed classifier
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
@@ -71,6 +69,7 @@ STRIDE = 4  # the detector's output cell, in working px
 MULTIPLE = 16  # working sizes are multiples of this (the detector's coarsest stride)
 COARSE_LONG = 320  # px: the first look's longer side
 WORK_DIE = 24  # px: a die's face side at the working scale the second look aims at
+SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at again, larger
 MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
 CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
@@ -346,7 +345,7 @@ class LearnedReader:
         if not found:  # the first look shrinks a 15 px die to a few px: nothing seen is not yet no dice
             return self.detect_at(frame, closest)
         typical = float(np.median([max(f.w, f.h) for f in found])) * coarse  # every peak >= detect_min
-        if typical < WORK_DIE:  # the detector finds fewer dice smaller than it learned on the most
+        if typical < SMALL_DIE:
             return self.detect_at(frame, min(closest, WORK_DIE / typical * coarse))
         return found
 
