@@ -683,13 +683,18 @@ def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
 # ---------------------------------------------------------------- the whole run
 
 
+REAL_COPIES = 12  # crops of each training photo's die (and of each casino crop), each placed and turned anew
+REAL_SPIN = 20.0  # degrees either way a real crop is turned: a die seen anew, its side faces still below
+
+
 def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int, upright: bool = False
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Classifier crops of the training photos where the trained detector finds dice (every peak down to
     the reader's lowest threshold, `PEAK_GRID[0]`): a found die on a label takes the label's value
     (`copies` crops); a found die on none is "no die" (one crop each, the strongest first, as many as the
     photo's dice have crops). A labelled die the detector missed is cropped at its label. `upright`: the
-    crops keep the frame's down (`diceset.jittered_crop`)."""
+    crops keep the frame's down (`diceset.jittered_crop`); each is turned up to `REAL_SPIN`, since the
+    classifier sees each of these few hundred dice dozens of times and would learn them by heart."""
     crops, values = [], []
     for _, image, labels in photos:
         found = reader.detect(image)
@@ -702,12 +707,12 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
                 side = max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
                 cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
             for _ in range(copies):
-                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright))
+                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright, REAL_SPIN))
                 values.append(value)
         false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
         for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
             f = found[i]
-            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright, REAL_SPIN))
             values.append(0)
     return crops, values
 
@@ -727,7 +732,8 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int, upright: 
             continue
         h, w = image.shape[:2]
         for _ in range(copies):
-            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright))
+            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright,
+                                               REAL_SPIN))
             values.append(int(row["value"]))
     return crops, values
 
@@ -812,8 +818,8 @@ def run(args, log=Log) -> int:
     log(f"  {sum(len(p[1]) for p in parts)} crops of what the detector finds in {found_scenes} more renders, "
         f"{none} of them no die ({time.time() - t0:.0f} s into the run)")
     rng = np.random.default_rng([seed, 30])
-    real, real_values = _photo_crops(reader, photos, rng, copies=6, upright=upright)
-    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12, upright=upright)
+    real, real_values = _photo_crops(reader, photos, rng, copies=REAL_COPIES, upright=upright)
+    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=REAL_COPIES, upright=upright)
     log(f"  {len(real)} crops of training photos, {len(casino)} of casino crops "
         f"({time.time() - t0:.0f} s into the run)")
     first_real = len(crops)
