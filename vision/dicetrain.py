@@ -1,6 +1,6 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
-    companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
+    companion train dice [--tiles 8000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
                          [--classifiers 2] [--seed 1] [--device cpu|cuda|auto] [--out vision/data]
                          [--recalibrate]
 
@@ -355,7 +355,8 @@ def _trained(net):
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
                    device: str = "cpu", batch_workers: int = 1, upright: bool = False):
     """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
-    on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
+    `recolour`ed so that the photos' few dice and tables teach the dice's shape, not their colours; on
+    `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
     are cut in one background thread from one generator (`ahead`), or with `batch_workers` > 1 by as many
     processes, each batch from its own (`forked`: for a GPU, which would otherwise wait for them).
     `upright`: the tiles are mirrored, never turned, so that a side face always hangs below its top."""
@@ -372,7 +373,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         bt, bm = tiles[pick], maps[pick]
         pt, pm = photo_tiles(rng, real)
         if len(pt):
-            bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
+            bt, bm = np.concatenate([bt, recolour(rng, pt, 255)]), np.concatenate([bm, pm])
         return _augment_tiles(rng, bt, bm, upright)
 
     if batch_workers > 1:
@@ -396,14 +397,15 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     return _trained(net)
 
 
-def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
-    """Real dice in other colours: each float crop (n, h, w, 3) has its colour channels shuffled (half of
-    them) and its light and dark swapped (a quarter), so a white die with black pips also teaches a black
-    die with white pips, a red die a blue or green one. Only for crops whose colour is not learned."""
+def recolour(rng: np.random.Generator, x: np.ndarray, top: float = 1.0) -> np.ndarray:
+    """Real dice in other colours: each image (n, h, w, 3), float 0..`top` (255 for uint8), has its colour
+    channels shuffled (half of them) and its light and dark swapped (a quarter), so a white die with black
+    pips also teaches a black die with white pips, a red die a blue or green one. Only for crops whose
+    colour is not learned, and for the detector's photo tiles (their few tables and dice in other colours)."""
     n = len(x)
     order = np.where(rng.random((n, 1)) < 0.5, rng.random((n, 3)).argsort(axis=1), np.arange(3))
     x = np.take_along_axis(x, order[:, None, None, :], axis=3)
-    return np.where(rng.random((n, 1, 1, 1)) < 0.25, 1.0 - x, x)
+    return np.where(rng.random((n, 1, 1, 1)) < 0.25, np.asarray(top, x.dtype) - x, x)
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
