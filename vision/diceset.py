@@ -151,16 +151,14 @@ def value_class(value: int | str) -> int:
 
 
 def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
-                  side: float, upright: bool = False, spin: float = 0.0) -> np.ndarray:
+                  side: float, upright: bool = False) -> np.ndarray:
     """A classifier crop round a die as a detector might place it: centre off by up to a tenth of the die,
-    size off by a sixth; turned by up to `spin` degrees either way (no number is drawn without it), then by
-    quarter turns (unless `upright`: the frame's down is kept, and with it which way a tilted camera's
-    side faces hang) and mirrored (a face's value does not change)."""
+    size off by a sixth; turned by quarter turns (unless `upright`: the frame's down is kept, and with it
+    which way a tilted camera's side faces hang) and mirrored (a face's value does not change)."""
     cx += rng.normal(0, 0.05) * side
     cy += rng.normal(0, 0.05) * side
     side *= math.exp(rng.normal(0, 0.1))
-    angle = float(rng.uniform(-spin, spin)) if spin else 0.0
-    out = crop(image, cx, cy, CONTEXT * side, spin=angle)
+    out = crop(image, cx, cy, CONTEXT * side)
     if not upright:
         out = np.rot90(out, int(rng.integers(0, 4)))
     if rng.random() < 0.5:

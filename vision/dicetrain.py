@@ -1,6 +1,6 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
-    companion train dice [--tiles 8000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
+    companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
                          [--classifiers 2] [--seed 1] [--device cpu|cuda|auto] [--out vision/data]
                          [--recalibrate]
 
@@ -355,8 +355,7 @@ def _trained(net):
 def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int, seed: int, log=Log,
                    device: str = "cpu", batch_workers: int = 1, upright: bool = False):
     """Fit the detector for `steps` batches of 24 tiles, half of them real (photo_tiles(rng, n) gives n),
-    `recolour`ed so that the photos' few dice and tables teach the dice's shape, not their colours; on
-    `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
+    on `device` (a torch device: "cpu", or "cuda" where a GPU is lent); returned on the CPU. The batches
     are cut in one background thread from one generator (`ahead`), or with `batch_workers` > 1 by as many
     processes, each batch from its own (`forked`: for a GPU, which would otherwise wait for them).
     `upright`: the tiles are mirrored, never turned, so that a side face always hangs below its top."""
@@ -373,7 +372,7 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         bt, bm = tiles[pick], maps[pick]
         pt, pm = photo_tiles(rng, real)
         if len(pt):
-            bt, bm = np.concatenate([bt, recolour(rng, pt, 255)]), np.concatenate([bm, pm])
+            bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
         return _augment_tiles(rng, bt, bm, upright)
 
     if batch_workers > 1:
@@ -397,15 +396,14 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     return _trained(net)
 
 
-def recolour(rng: np.random.Generator, x: np.ndarray, top: float = 1.0) -> np.ndarray:
-    """Real dice in other colours: each image (n, h, w, 3), float 0..`top` (255 for uint8), has its colour
-    channels shuffled (half of them) and its light and dark swapped (a quarter), so a white die with black
-    pips also teaches a black die with white pips, a red die a blue or green one. Only for crops whose
-    colour is not learned, and for the detector's photo tiles (their few tables and dice in other colours)."""
+def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Real dice in other colours: each float crop (n, h, w, 3) has its colour channels shuffled (half of
+    them) and its light and dark swapped (a quarter), so a white die with black pips also teaches a black
+    die with white pips, a red die a blue or green one. Only for crops whose colour is not learned."""
     n = len(x)
     order = np.where(rng.random((n, 1)) < 0.5, rng.random((n, 3)).argsort(axis=1), np.arange(3))
     x = np.take_along_axis(x, order[:, None, None, :], axis=3)
-    return np.where(rng.random((n, 1, 1, 1)) < 0.25, np.asarray(top, x.dtype) - x, x)
+    return np.where(rng.random((n, 1, 1, 1)) < 0.25, 1.0 - x, x)
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
@@ -685,18 +683,13 @@ def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
 # ---------------------------------------------------------------- the whole run
 
 
-REAL_COPIES = 12  # crops of each training photo's die (and of each casino crop), each placed and turned anew
-REAL_SPIN = 20.0  # degrees either way a real crop is turned: a die seen anew, its side faces still below
-
-
 def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies: int, upright: bool = False
                  ) -> tuple[list[np.ndarray], list[int]]:
     """Classifier crops of the training photos where the trained detector finds dice (every peak down to
     the reader's lowest threshold, `PEAK_GRID[0]`): a found die on a label takes the label's value
     (`copies` crops); a found die on none is "no die" (one crop each, the strongest first, as many as the
     photo's dice have crops). A labelled die the detector missed is cropped at its label. `upright`: the
-    crops keep the frame's down (`diceset.jittered_crop`); each is turned up to `REAL_SPIN`, since the
-    classifier sees each of these few hundred dice dozens of times and would learn them by heart."""
+    crops keep the frame's down (`diceset.jittered_crop`)."""
     crops, values = [], []
     for _, image, labels in photos:
         found = reader.detect(image)
@@ -709,12 +702,12 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
                 side = max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
                 cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
             for _ in range(copies):
-                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright, REAL_SPIN))
+                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright))
                 values.append(value)
         false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
         for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
             f = found[i]
-            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright, REAL_SPIN))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
             values.append(0)
     return crops, values
 
@@ -734,8 +727,7 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int, upright: 
             continue
         h, w = image.shape[:2]
         for _ in range(copies):
-            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright,
-                                               REAL_SPIN))
+            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright))
             values.append(int(row["value"]))
     return crops, values
 
@@ -820,8 +812,8 @@ def run(args, log=Log) -> int:
     log(f"  {sum(len(p[1]) for p in parts)} crops of what the detector finds in {found_scenes} more renders, "
         f"{none} of them no die ({time.time() - t0:.0f} s into the run)")
     rng = np.random.default_rng([seed, 30])
-    real, real_values = _photo_crops(reader, photos, rng, copies=REAL_COPIES, upright=upright)
-    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=REAL_COPIES, upright=upright)
+    real, real_values = _photo_crops(reader, photos, rng, copies=6, upright=upright)
+    casino, casino_values = _casino_crops(diceset.SHARED, rng, copies=12, upright=upright)
     log(f"  {len(real)} crops of training photos, {len(casino)} of casino crops "
         f"({time.time() - t0:.0f} s into the run)")
     first_real = len(crops)

@@ -136,22 +136,15 @@ def one_per_face(found: list[Found]) -> list[Found]:
     return kept
 
 
-def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP, spin: float = 0.0
-         ) -> np.ndarray:
-    """A size x size BGR crop of the frame: the square of `side` px round (cx, cy), edges replicated;
-    `spin` degrees anticlockwise turns the square about its centre (training crops only: the reader's are
-    square to the frame)."""
+def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = CROP) -> np.ndarray:
+    """A size x size BGR crop of the frame: the square of `side` px round (cx, cy), edges replicated."""
     side = max(side, 4.0)
     scale = size / side
     m = np.float32([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]])
-    if spin:  # the same scale turned about (cx, cy), which still lands on the crop's centre
-        m = cv2.getRotationMatrix2D((cx, cy), spin, scale).astype(np.float32)
-        m[:, 2] += np.float32([size / 2 - cx, size / 2 - cy])
     if scale < 0.7:  # shrinking a lot: smooth first so pips do not alias away
         sigma = 0.45 / scale
-        # only the crop's square (its corners reach half a diagonal when it is turned) and the blur's reach
-        # round it (OpenCV's kernel: radius <= 3 sigma + 1)
-        reach = side / 2 * (math.sqrt(2) if spin else 1.0) + 3 * sigma + 3
+        # only the crop's square and the blur's reach round it (OpenCV's kernel: radius <= 3 sigma + 1)
+        reach = side / 2 + 3 * sigma + 3
         x0, y0 = int(max(0, cx - reach)), int(max(0, cy - reach))
         x1, y1 = int(min(frame.shape[1], cx + reach + 1)), int(min(frame.shape[0], cy + reach + 1))
         if x1 - x0 < 2 or y1 - y0 < 2:

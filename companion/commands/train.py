@@ -21,8 +21,7 @@ def add_parser(sub) -> None:
     t.set_defaults(handler=run_faces)
     d = what.add_parser("dice", help="the learned reader (detector + face classifier, ONNX) from randomised "
                         "renders and the training part of ../shared/datasets/dice")
-    d.add_argument("--tiles", type=int, default=8000,
-                   help="rendered detector tiles (default 8000; each seen about 15 times)")
+    d.add_argument("--tiles", type=int, default=4000, help="rendered detector tiles (default 4000)")
     d.add_argument("--scenes", type=int, default=2500,
                    help="rendered scenes for the classifier (default 2500)")
     d.add_argument("--detector-steps", type=int, default=10000, help="detector batches (default 10000)")
