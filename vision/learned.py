@@ -72,7 +72,7 @@ WORK_DIE = 24  # px: a die's face side at the working scale the second look aims
 SMALL_DIE = 13  # px: dice smaller than this at the first look are looked at again, larger
 MAX_LONG = 960  # px: the longest working side
 CROP = 40  # px: the classifier's input side
-CONTEXT = 1.6  # the crop covers this many box sides round the die's centre
+CONTEXT = 1.4  # the crop covers this many box sides round the die's centre (a meta's "context" overrides)
 TURNS = 4  # each crop is read in this many quarter turns and their probabilities averaged
 MIRRORS = 2  # an upright classifier reads each crop and its mirror image (`looks`)
 MIRROR = True  # the detector's heatmap is averaged with that of the mirrored frame (both looks)
@@ -268,6 +268,7 @@ class LearnedReader:
     sure: float | None = None  # the sure bar, a probability (`confidence`)
     mirror = False
     upright = False
+    context = CONTEXT
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, meta: Path = META,
                  threads: int = 1):
@@ -285,6 +286,7 @@ class LearnedReader:
         self.turns = int(self.meta.get("turns", 1))  # looks at each crop, as calibrated (`looks`)
         self.upright = bool(self.meta.get("upright", False))  # the classifier keeps the frame's down
         self.mirror = bool(self.meta.get("mirror", False))  # the detector also looks at the mirrored frame
+        self.context = float(self.meta.get("context", CONTEXT))  # box sides a crop covers, as trained
         self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
         if len(self.kind_model) != 4:
             raise ValueError(f"{meta}: 'kind' must hold three weights and a bias, not {self.kind_model}")
@@ -367,7 +369,7 @@ class LearnedReader:
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its
         `self.turns` looks, look by look, float (turns * n, 3, CROP, CROP) in 0..1."""
-        crops = [crop(frame, f.cx, f.cy, CONTEXT * max(f.w, f.h)) for f in found]
+        crops = [crop(frame, f.cx, f.cy, self.context * max(f.w, f.h)) for f in found]
         views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
