@@ -739,6 +739,23 @@ def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
+def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_see_it(tmp_path):
+    from vision.learned import CONTEXT, DETECTOR, META
+
+    frame = np.random.default_rng(5).integers(0, 256, (300, 300, 3), np.uint8)
+    die = Found(150, 150, 40, 40, 0.9)
+    meta = json.loads(META.read_text())
+    for context in (1.6, 1.3):
+        meta["context"] = context
+        (tmp_path / "meta.json").write_text(json.dumps(meta))
+        reader = LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
+        first_look = reader.views(frame, [die])[0].transpose(1, 2, 0)
+        assert np.allclose(first_look * 255, crop(frame, 150, 150, context * 40), atol=1e-3)
+    del meta["context"]  # a meta from before the context was stored: the training's own
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    assert LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json").context == CONTEXT
+
+
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
     class Detector:
         """Sees one die in the cell of column 2, row 3 of whatever it is shown, 8 px across."""
