@@ -287,6 +287,8 @@ class LearnedReader:
         self.upright = bool(self.meta.get("upright", False))  # the classifier keeps the frame's down
         self.mirror = bool(self.meta.get("mirror", False))  # the detector also looks at the mirrored frame
         self.context = float(self.meta.get("context", CONTEXT))  # box sides a crop covers, as trained
+        if not self.context > 0:
+            raise ValueError(f"{meta}: 'context' must be above 0, not {self.context}")
         self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
         if len(self.kind_model) != 4:
             raise ValueError(f"{meta}: 'kind' must hold three weights and a bias, not {self.kind_model}")

@@ -754,6 +754,10 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
     del meta["context"]  # a meta from before the context was stored: the training's own
     (tmp_path / "meta.json").write_text(json.dumps(meta))
     assert LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json").context == CONTEXT
+    meta["context"] = 0
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="'context'"):
+        LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
