@@ -848,10 +848,11 @@ def _looks(upright: bool) -> dict:
 
 
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
-          upright: bool = False, classifiers: int = 1) -> dict:
+          upright: bool = False, classifiers: int = 1, context: float = CONTEXT) -> dict:
+    """The reader's meta JSON; `context`: the box sides the classifier's crops covered in its training."""
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure,
             "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
+            "colours": list(COLOURS), "context": context, **_looks(upright), "classifiers": classifiers,
             "seed": seed}
 
 
@@ -995,6 +996,7 @@ def recalibrate(args, log=Log) -> int:
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
-    save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others)), out)
+    save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others),
+                    reader.context), out)  # as trained: models of another crop width keep theirs
     log(f"saved {out / META.name}")
     return 0

@@ -760,6 +760,28 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
+def test_recalibrating_keeps_the_crop_width_the_classifier_was_trained_with(tmp_path, monkeypatch):
+    import shutil
+    from types import SimpleNamespace
+
+    from vision import dicetrain
+    from vision.learned import CONTEXT, DATA, KIND_FROM_COLOUR, META
+
+    for model in DATA.glob("dice_*"):
+        shutil.copy(model, tmp_path)
+    meta = json.loads(META.read_text())
+    meta["context"] = CONTEXT + 0.2  # models trained before the crop width changed
+    (tmp_path / META.name).write_text(json.dumps(meta))
+    measured = []
+    monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
+    monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
+    monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
+        measured.append(reader.context) or (0.35, 1.1, KIND_FROM_COLOUR, 0.98)))
+    dicetrain.recalibrate(SimpleNamespace(out=tmp_path, threads=1, seed=1), log=lambda *_: None)
+    assert measured == [pytest.approx(CONTEXT + 0.2)]  # measured as they read
+    assert json.loads((tmp_path / META.name).read_text())["context"] == pytest.approx(CONTEXT + 0.2)
+
+
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
     class Detector:
         """Sees one die in the cell of column 2, row 3 of whatever it is shown, 8 px across."""
