@@ -241,7 +241,9 @@ def test_dice_devils_glosses_icons_satansbraten_total_reveal_grid_and_final_coun
     play_to_the_end(session, table, seed=7)
     ann.wait_for_selector("#summary:has-text('Final count')")
     assert ann.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
-    table_box = ann.locator("#summary table").bounding_box()
+    summary_table = ann.locator("#summary table")
+    summary_table.wait_for(state="visible")  # the summary may be drawn again as the last update lands
+    table_box = summary_table.bounding_box()
     assert table_box["x"] >= 0 and table_box["x"] + table_box["width"] <= SMALL_PHONE["width"]
     assert ann.locator(".dd-item svg").count() > 0
     assert not EMOJI.search(ann.locator("body").inner_text())
