@@ -571,7 +571,9 @@ def hand(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
         nail = tip - (tip - base) / max(float(np.linalg.norm(tip - base)), 1.0) * finger * 0.5
         cv2.ellipse(nails, (int(nail[0]), int(nail[1])), (max(1, finger // 3), max(1, finger // 4)),
                     math.degrees(math.atan2(*(tip - base)[::-1])), 0, 360, 1.0, -1, cv2.LINE_AA)
-    under = np.roll(mask, (int(finger * 0.4), int(finger * 0.3)), (0, 1))  # the hand's shadow, a little off
+    down, right = int(finger * 0.4), int(finger * 0.3)  # the hand's shadow falls a little off it, px
+    under = np.zeros_like(mask)  # shifted, not rolled: a hand at the bottom edge shades nothing at the top
+    under[down:, right:] = mask[:h - down, :w - right]
     shadow = cv2.GaussianBlur(under, (0, 0), finger * 0.5)
     out = img.astype(np.float32) * (1 - 0.45 * shadow)[..., None]
     skin = np.array(hsv_to_bgr(*(rng.uniform(*r) for r in SKIN)), np.float32)

@@ -44,6 +44,9 @@ def add_parser(sub) -> None:
     d.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                    help="where to train: cpu (default; the committed weights are made there, bit for bit), "
                    "cuda (a GPU: faster, weights differ in the last digits) or auto (cuda if there is one)")
+    d.add_argument("--precision", choices=("auto", "bf16", "fp32"), default="auto",
+                   help="the arithmetic of training: auto (default: bfloat16 where the CPU or GPU computes "
+                   "it natively, as this project's machine does, else float32), bf16 or fp32")
     d.add_argument("--out", default="vision/data", help="folder of the ONNX files (default vision/data)")
     d.add_argument("--keep-detector", action="store_true",
                    help="train only the classifier, on the detector already in --out (what a whole run gives "

@@ -186,6 +186,42 @@ def test_training_goes_to_a_gpu_only_where_there_is_one(monkeypatch):
     assert training_device("auto") == "cuda"
 
 
+def test_training_is_in_bfloat16_only_where_the_device_computes_it_natively(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from vision.dicetrain import training_precision
+
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False, raising=False)
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False, raising=False)
+    assert training_precision("auto", "cpu") == "fp32"
+    assert training_precision("bf16", "cpu") == "bf16"  # asked for: emulated, slow, but it works
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: True, raising=False)
+    assert training_precision("auto", "cpu") == "bf16"
+    assert training_precision("fp32", "cpu") == "fp32"
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
+    assert training_precision("auto", "cuda") == "fp32"
+
+
+def test_networks_trained_in_bfloat16_keep_float32_weights_that_learn():
+    torch = pytest.importorskip("torch")
+    from vision import dicetrain
+
+    torch.set_num_threads(1)
+    tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
+
+    def loss(net) -> float:  # on the tiles as they are, in float32
+        with torch.no_grad():
+            return float(dicetrain.detector_loss(dicetrain._forward(net.eval(), tiles / np.float32(255), "cpu", "fp32"),
+                                                 torch.from_numpy(maps)))
+
+    def trained(steps: int):
+        return dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=steps, seed=0,
+                                        log=lambda *_: None, precision="bf16")
+
+    detector = trained(60)
+    assert all(p.dtype == torch.float32 and torch.isfinite(p).all() for p in detector.parameters())
+    assert loss(detector) < 0.5 * loss(trained(0))  # it learns: the loss is less than half the untrained's
+
+
 def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")

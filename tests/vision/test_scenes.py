@@ -368,6 +368,20 @@ def test_some_tables_have_a_players_hand_on_them_reaching_in_from_an_edge(monkey
     assert len(truth) == 3 and image.shape == (480, 640, 3)
 
 
+def test_a_hands_shadow_falls_beside_it_never_across_the_frame():
+    from vision import scenes
+
+    for seed in range(12):
+        # a tall table with small dice: a hand reaching in from any edge covers less than half of it
+        table = np.full((900, 900, 3), 200, np.uint8)
+        scenes.hand(np.random.default_rng(seed), table, die_px=12)
+        changed = (table != 200).any(axis=2)
+        # the hand and its shadow lie on one side: top and bottom are not both touched, nor left and right
+        top, bottom, left, right = changed[:100], changed[-100:], changed[:, :100], changed[:, -100:]
+        assert changed.any(), seed
+        assert not (top.any() and bottom.any()) and not (left.any() and right.any()), seed
+
+
 def test_oblique_scenes_reach_the_perspective_of_phones_close_over_a_table():
     from vision.scenes import DEPTH, OBLIQUE_TILT
 
