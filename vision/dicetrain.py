@@ -1,8 +1,8 @@
 """`companion train dice`: train the learned reader's two networks with PyTorch and export them to ONNX.
 
     companion train dice [--tiles 4000] [--scenes 2500] [--detector-steps 10000] [--classifier-steps 8000]
-                         [--classifiers 2] [--seed 1] [--device cpu|cuda|auto] [--out vision/data]
-                         [--recalibrate]
+                         [--classifiers 2] [--seed 1] [--device cpu|cuda|auto] [--precision auto|bf16|fp32]
+                         [--out vision/data] [--recalibrate]
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
@@ -19,6 +19,8 @@
    beside the weights. `--recalibrate` does only this step for the models already in --out.
    It measures the classifier as the reader runs it: made int8 just before (`quantise`, ONNX Runtime's
    static quantisation on crops of the held-out scenes), which reads as well in about 30 % less time.
+Both networks train in bfloat16 where the device computes it natively (`training_precision`; weights,
+optimiser and losses in float32), else in float32.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
 gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
 """
