@@ -210,12 +210,12 @@ def test_networks_trained_in_bfloat16_keep_float32_weights_that_learn():
 
     def loss(net) -> float:  # on the tiles as they are, in float32
         with torch.no_grad():
-            return float(dicetrain.detector_loss(dicetrain._forward(net.eval(), tiles / np.float32(255), "cpu", "fp32"),
-                                                 torch.from_numpy(maps)))
+            out = dicetrain._forward(net.eval(), tiles / np.float32(255), "cpu", "fp32")
+            return float(dicetrain.detector_loss(out, torch.from_numpy(maps)))
 
     def trained(steps: int):
-        return dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=steps, seed=0,
-                                        log=lambda *_: None, precision="bf16")
+        return dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=steps,
+                                        seed=0, log=lambda *_: None, precision="bf16")
 
     detector = trained(60)
     assert all(p.dtype == torch.float32 and torch.isfinite(p).all() for p in detector.parameters())
