@@ -369,8 +369,7 @@ def _forward(net, x, device: str, precision: str):
     summed in float32."""
     import torch
 
-    with torch.autocast("cuda" if device.startswith("cuda") else "cpu", dtype=torch.bfloat16,
-                        enabled=precision == "bf16"):
+    with torch.autocast(device, dtype=torch.bfloat16, enabled=precision == "bf16"):  # "cpu" or "cuda"
         out = net(_batch(x, device))
     return tuple(o.float() for o in out)
 
