@@ -1030,7 +1030,8 @@ def recalibrate(args, log=Log) -> int:
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
-    save_meta(_meta(t, detect_min, kind, sure, args.seed, reader.upright, 1 + len(reader.others),
-                    reader.context), out)  # as trained: models of another crop width keep theirs
+    trained = int(reader.meta.get("seed", args.seed))  # what made the models; args.seed drew the renders
+    save_meta(_meta(t, detect_min, kind, sure, trained, reader.upright, 1 + len(reader.others),
+                    reader.context), out)  # as trained: models of another crop width or seed keep theirs
     log(f"saved {out / META.name}")
     return 0

@@ -799,7 +799,7 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
-def test_recalibrating_keeps_the_crop_width_the_classifier_was_trained_with(tmp_path, monkeypatch):
+def test_recalibrating_keeps_the_crop_width_and_seed_the_models_were_trained_with(tmp_path, monkeypatch):
     import shutil
     from types import SimpleNamespace
 
@@ -810,6 +810,7 @@ def test_recalibrating_keeps_the_crop_width_the_classifier_was_trained_with(tmp_
         shutil.copy(model, tmp_path)
     meta = json.loads(META.read_text())
     meta["context"] = CONTEXT + 0.2  # models trained before the crop width changed
+    meta["seed"] = 7  # and from another seed than the recalibration's renders
     (tmp_path / META.name).write_text(json.dumps(meta))
     measured = []
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
@@ -818,7 +819,8 @@ def test_recalibrating_keeps_the_crop_width_the_classifier_was_trained_with(tmp_
         measured.append(reader.context) or (0.35, 1.1, KIND_FROM_COLOUR, 0.98)))
     dicetrain.recalibrate(SimpleNamespace(out=tmp_path, threads=1, seed=1), log=lambda *_: None)
     assert measured == [pytest.approx(CONTEXT + 0.2)]  # measured as they read
-    assert json.loads((tmp_path / META.name).read_text())["context"] == pytest.approx(CONTEXT + 0.2)
+    saved = json.loads((tmp_path / META.name).read_text())
+    assert saved["context"] == pytest.approx(CONTEXT + 0.2) and saved["seed"] == 7
 
 
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
