@@ -234,7 +234,7 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
     dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
@@ -400,7 +400,7 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
     from vision import dicetrain
 
     torch.manual_seed(0)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
+    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
@@ -504,8 +504,9 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged
     reader.turns = 4  # one of the four turns has the bright quarter top left
     assert sorted(reader.logits(frame, die)[0][:, 0, 1]) == pytest.approx([0, 0, 0, 1])
     sure, unsure = math.e / (math.e + len(VALUES) - 1), 1 / len(VALUES)  # "1" in that turn, in the others
-    values, colours = reader.classify(frame, die)
+    values, colours, sizes = reader.classify(frame, die)
     assert values.shape == (1, len(VALUES)) and colours.shape == (1, len(COLOURS))
+    assert sizes.tolist() == [1.0]  # a classifier without a size head leaves the found box as it is
     assert values[0, 1] == pytest.approx((sure + 3 * unsure) / 4)  # the turns' probabilities, averaged
     assert values.sum() == pytest.approx(1.0)
     assert reader.classify(frame, [])[0].shape == (0, len(VALUES))
@@ -549,10 +550,10 @@ def test_an_ensemble_reads_each_look_with_every_classifier_and_averages_them_all
     frame = np.zeros((200, 200, 3), np.uint8)
     frame[:100, :100] = 255  # the first classifier reads "1" in the crop, not in its mirror image
     die = [Found(100, 100, 50, 50, 0.9)]
-    values, _ = reader.logits(frame, die)
+    values, _, _ = reader.logits(frame, die)
     assert values.shape == (4, 1, len(VALUES))  # 2 classifiers x 2 looks, classifier by classifier
     assert values[:, 0, 1] == pytest.approx([1, 0, 0, 0]) and values[:, 0, 2] == pytest.approx([0, 0, 5, 5])
-    probabilities, _ = reader.classify(frame, die)
+    probabilities, _, _ = reader.classify(frame, die)
     k, e5 = len(VALUES), math.exp(5)
     looks_one = [math.e / (math.e + k - 1), 1 / k, 1 / (e5 + k - 1), 1 / (e5 + k - 1)]  # P("1") look by look
     looks_two = [1 / (math.e + k - 1), 1 / k, e5 / (e5 + k - 1), e5 / (e5 + k - 1)]
@@ -570,7 +571,7 @@ def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them
     from vision.learned import member_path
 
     torch.set_num_threads(1)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
 
     def trained(member: int):
         return dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
@@ -666,7 +667,7 @@ def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedRead
         for i, face in enumerate(faces):
             values[i, VALUES.index(face)] = 0.99
         pc = np.array([[c.get(name, 0.0) for name in COLOURS] for c in colours])
-        return values, pc
+        return values, pc, np.ones(len(found))
 
     reader.classify = classify
     return reader
@@ -966,7 +967,8 @@ def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
         def logits(self, frame, found):
             self.read_dice += len(found)
             values = np.array([[[f.cx, f.score, frame[0, 0, 0]] for f in found]] * 4, np.float32)
-            return values.reshape(4, len(found), 3), np.zeros((4, len(found), 2), np.float32)
+            values = values.reshape(4, len(found), 3)
+            return values, np.zeros((4, len(found), 2), np.float32), values[:, :, 0] / 100  # sizes too
 
     reader = Reader()
     frames = [np.full((10, 10, 3), k, np.uint8) for k in range(2)]
@@ -998,7 +1000,7 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     from vision.learned import DETECTOR
     from vision.scenes import random_scene
 
-    crops, values, colours = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
+    crops, values, colours, sizes = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
     finds, reader = [], LearnedReader()
     for k in range(4):  # the same scenes, and what the committed detector finds in each
         rng = np.random.default_rng([3, 6, k])
