@@ -9,7 +9,8 @@
 2. Classifier: colour crops of rendered dice, of what the trained detector finds in more renders
    (`_found_crops`) and of the training photos' dice as it finds them (so it learns the crops it will be
    given), and of what the detector takes for a die where there is none (class "none"); the real crops
-   also in other colours (`recolour`).
+   also in other colours (`recolour`). A third head measures each rendered die's side against the box its
+   crop was cut for (`SIZE_LOSS`; the photos' label boxes are too loose to teach it).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:

@@ -21,7 +21,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
   below their top face and a turn would hide it, and reads the crop and its mirror image (`MIRRORS`
   looks); one trained on turned crops reads `TURNS` quarter turns. It names the top face (a pip value
-  1-6, a Treehouse symbol, or "no die") and the body colour. `companion train dice` trains several
+  1-6, a Treehouse symbol, or "no die"), the body colour, and the die's side against its found box: the
+  reader gives each die that side (`faces`). `companion train dice` trains several
   classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
   files) and the reader averages all their looks: two read more held-out dice on every set than one.
   Each runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its
@@ -34,8 +35,9 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   temperature and the sure bar are measured on held-out renders by `companion train dice` and stored in
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
-The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
-(`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), weighed by a logistic model
+The small grey 1-4 die is told from a d6 by its grey body and its size (as the classifier measured it)
+beside the d6s where it lies (`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller),
+weighed by a logistic model
 that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
 grey probability alone). A die reading 1-4 is as sure as its face times its kind: where the kind is in
 doubt, so is the reading.

@@ -241,9 +241,9 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     reader = LearnedReader.in_folder(tmp_path)
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
     with torch.no_grad():
-        want = classifier(torch.from_numpy(x))[0].numpy()
-    got = reader.classifier.run(None, {"crops": x})[0]
-    assert np.abs(got - want).max() < 1e-3
+        want = [out.numpy() for out in classifier(torch.from_numpy(x))]
+    got = reader.classifier.run(None, {"crops": x})
+    assert len(got) == 3 and all(np.abs(g - w).max() < 1e-3 for g, w in zip(got, want, strict=True))
     frame = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
     with torch.no_grad():
         heat = detector(torch.from_numpy(frame.transpose(2, 0, 1)[None].astype(np.float32) / 255))[0].numpy()
@@ -252,6 +252,26 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     assert reader.detect_min == 0.6
     for die in reader.read(frame):
         assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")
+
+
+def test_the_classifier_learns_the_dies_sides_it_is_told():
+    torch = pytest.importorskip("torch")
+    from vision import dicetrain
+
+    torch.set_num_threads(1)
+    crops, values, colours, sizes = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255)
+    dice = values > 0
+
+    def measured(side: float) -> float:
+        """The mean size the classifier measures of the dice after 40 steps told each is e^side its box."""
+        told = np.where(np.isfinite(sizes), side, np.nan).astype(np.float32)  # no die: nothing told
+        net = dicetrain.train_classifier(crops, values, colours, steps=40, seed=0, log=lambda *_: None,
+                                         sizes=told)
+        with torch.no_grad():
+            return float(net(x)[2].numpy()[dice].mean())
+
+    assert measured(0.4) > 0.3 and measured(-0.4) < -0.3
 
 
 def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
@@ -1012,3 +1032,56 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
     assert values.tolist() == finds and 0 < np.count_nonzero(values) < len(values)  # dice and false finds
     assert np.array_equal(colours == -1, values == 0)  # a die's colour is known, no die has none
+    assert np.array_equal(np.isfinite(sizes), values > 0)  # a die's side is known, no die has none
+    assert np.abs(sizes[values > 0]).max() < 1.0  # the found box is within a factor e of the die
+
+
+def test_a_training_crop_knows_how_much_larger_than_its_die_it_was_cut():
+    from vision.learned import CONTEXT
+
+    frame = np.zeros((300, 300, 3), np.uint8)
+    frame[130:170, 130:170] = 255  # a die 40 px across
+    for seed in range(20):
+        plain = diceset.jittered_crop(np.random.default_rng(seed), frame, 150, 150, 40, upright=True)
+        cut, size = diceset.jittered(np.random.default_rng(seed), frame, 150, 150, 40, upright=True)
+        assert np.array_equal(cut, plain)  # the same draws, the same crop
+        across = int((cut[CROP // 2, :, 0] > 127).sum())  # px of the die along the crop's middle row
+        assert across == pytest.approx(CROP / CONTEXT * math.exp(size), abs=2)
+    crops, values, _, sizes = diceset.scene_crops(np.random.default_rng(4))
+    assert np.array_equal(np.isfinite(sizes), np.array(values) > 0)  # no size is learned where no die is
+    assert np.nanmax(np.abs(sizes)) < 0.6  # the rendered die's own box, jittered by a tenth (5 sigma)
+
+
+class ThirdSmallerSession:
+    """A classifier session that reads every crop as a sure "3" and measures a die whose crop is bright at
+    its middle as 0.7 times its found box (others as found)."""
+
+    def run(self, _, feeds):
+        from vision.learned import COLOURS, VALUES
+
+        x = feeds["crops"]
+        values = np.zeros((len(x), len(VALUES)), np.float32)
+        values[:, VALUES.index("3")] = 9.0
+        small = x[:, 0, CROP // 2, CROP // 2] > 0.5
+        return values, np.zeros((len(x), len(COLOURS)), np.float32), np.where(small, math.log(0.7), 0.0)
+
+
+def test_the_reader_weighs_the_side_its_classifier_measured_not_the_detectors_box():
+    reader = LearnedReader.__new__(LearnedReader)
+    reader.classifier, reader.temperature, reader.turns, reader.upright = ThirdSmallerSession(), 1.0, 2, True
+    reader.kind_model = (0.0, -10.0, 0.0, -1.0)  # the grey die by its size alone
+    reader.detect = lambda frame, die_px=None: [Found(60 + 80 * i, 100, 40, 40, 0.9) for i in range(3)]
+    frame = np.zeros((200, 260, 3), np.uint8)
+    frame[95:106, 135:146] = 255  # the middle die's crop is bright at its middle
+    dice = reader.read(frame)
+    assert [d.kind for d in dice] == ["d6", "grey", "d6"]  # its box is the others' size, its die is not
+    assert [d.box for d in dice] == [(40, 80, 80, 120), (126, 86, 154, 114), (200, 80, 240, 120)]
+
+    class NoSizeHead(ThirdSmallerSession):
+        def run(self, name, feeds):
+            return super().run(name, feeds)[:2]
+
+    reader.classifier = NoSizeHead()  # weights made before the size head: the found boxes as they are
+    dice = reader.read(frame)
+    assert [d.kind for d in dice] == ["d6", "d6", "d6"]
+    assert [d.box for d in dice] == [(40, 80, 80, 120), (120, 80, 160, 120), (200, 80, 240, 120)]
