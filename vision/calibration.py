@@ -245,7 +245,7 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if not first:
         raise _count_error(0, len(values))
     found = reader.detect(roll, float(np.median([max(f.w, f.h) for f in first])))
-    face_p, colour_p, _ = reader.classify(roll, found)
+    face_p, colour_p = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
     kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice
     die_px = float(np.median([max(found[i].w, found[i].h) for i in kept])) if kept else 0.0

@@ -155,22 +155,15 @@ def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: fl
     """A classifier crop round a die as a detector might place it: centre off by up to a tenth of the die,
     size off by a sixth; turned by quarter turns (unless `upright`: the frame's down is kept, and with it
     which way a tilted camera's side faces hang) and mirrored (a face's value does not change)."""
-    return jittered(rng, image, cx, cy, side, upright)[0]
-
-
-def jittered(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
-             side: float, upright: bool = False) -> tuple[np.ndarray, float]:
-    """`jittered_crop` (the same draws) and the log of `side` over the side the crop was cut for: the
-    classifier's size target (`vision.learned.LearnedReader.logits`) when `side` is the die's true side."""
     cx += rng.normal(0, 0.05) * side
     cy += rng.normal(0, 0.05) * side
-    off = rng.normal(0, 0.1)
-    out = crop(image, cx, cy, CONTEXT * (side * math.exp(off)))
+    side *= math.exp(rng.normal(0, 0.1))
+    out = crop(image, cx, cy, CONTEXT * side)
     if not upright:
         out = np.rot90(out, int(rng.integers(0, 4)))
     if rng.random() < 0.5:
         out = out[:, ::-1]
-    return np.ascontiguousarray(out), -off
+    return np.ascontiguousarray(out)
 
 
 def drawn(rng: np.random.Generator, share: float) -> bool:
@@ -186,9 +179,8 @@ LOOKALIKE_SIZE = (0.8, 3.0)  # their size in that thing's widths: the token alon
 
 
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
-                upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int], list[float]]:
-    """Crops of one rendered scene: each die `copies` times (value and colour class, and the log of its
-    true side over the side its crop was cut for: `jittered`) and `negatives`
+                upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
     crops of die size that show no top face (table, clutter, a side face, between dice), and
     `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token), and
     `LOOKALIKE_NEGATIVES` centred on a number token, a round token or a card: class 0.
@@ -197,18 +189,16 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
     above it is a side (turned crops cannot tell it from a top face with its side below)."""
     lookalikes: list[tuple[float, float, float]] = []
     image, truth = random_scene(rng, oblique=drawn(rng, oblique), lookalikes=lookalikes)
-    crops, values, colours, sizes = [], [], [], []
+    crops, values, colours = [], [], []
     sides = []
     for t in truth:
         x1, y1, x2, y2 = t.box
         side = max(x2 - x1, y2 - y1)
         sides.append(((x1 + x2) / 2, (y1 + y2) / 2, side))
         for _ in range(copies):
-            cut, size = jittered(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side, upright)
-            crops.append(cut)
+            crops.append(jittered_crop(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side, upright))
             values.append(value_class(t.value))
             colours.append(COLOUR_INDEX[t.colour])
-            sizes.append(size)
     shown = [(t.sides[int(rng.integers(0, len(t.sides)))], i)  # a side face of each die, when upright
              for i, t in enumerate(truth) if upright and t.sides]
     h, w = image.shape[:2]
@@ -222,7 +212,6 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         crops.append(jittered_crop(rng, image, x, y, size, upright))
         values.append(0)
         colours.append(-1)
-        sizes.append(math.nan)  # no die: no size to learn
 
     for _ in range(negatives if sides else 0):
         cx, cy, side = sides[int(rng.integers(0, len(sides)))]
@@ -248,5 +237,5 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         x, y = (x1 + x2) / 2, (y1 + y2) / 2
         if free(x, y, but=i):  # else a nearer die's top face covers it
             no_die(x, y, sides[i][2])
-    return crops, values, colours, sizes
+    return crops, values, colours
 

@@ -9,8 +9,7 @@
 2. Classifier: colour crops of rendered dice, of what the trained detector finds in more renders
    (`_found_crops`) and of the training photos' dice as it finds them (so it learns the crops it will be
    given), and of what the detector takes for a die where there is none (class "none"); the real crops
-   also in other colours (`recolour`). A third head measures each rendered die's side against the box its
-   crop was cut for (`SIZE_LOSS`; the photos' label boxes are too loose to teach it).
+   also in other colours (`recolour`).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
@@ -117,8 +116,7 @@ def _layers():
             return torch.sigmoid(self.heat(h)), self.size(h), torch.sigmoid(self.offset(h))
 
     class Classifier(nn.Module):
-        """A CROP x CROP colour crop -> face logits (len(VALUES)), body colour logits (len(COLOURS)) and the
-        log of the die's side over the side the crop was cut for (the detector's box, `LearnedReader.faces`).
+        """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS)).
         About 15 M multiply-adds a crop: half as wide again as the 7 M network it replaced (16-64 channels,
         96 features), which read fewer real dice on each of two seeds (held-out phone dice 198 and 194
         against 205 and 201) at about 7-11 ms more a 640x480 frame on one core (16-18 -> 23-29 ms)."""
@@ -132,11 +130,10 @@ def _layers():
                                       nn.ReLU(inplace=True))
             self.values = nn.Linear(features, len(VALUES))
             self.colours = nn.Linear(features, len(COLOURS))
-            self.size = nn.Linear(features, 1)
 
         def forward(self, x):
             h = self.body((x - 0.45) / 0.25)
-            return self.values(h), self.colours(h), self.size(h)[:, 0]
+            return self.values(h), self.colours(h)
 
     return Detector, Classifier
 
@@ -154,52 +151,43 @@ def _render_tiles(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, n
     return np.stack(tiles), np.stack(maps)
 
 
-Crops = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # crops, value and colour classes, sizes
-
-
-def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> Crops:
+def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seed, stream, first, count, oblique, upright = args
-    crops, values, colours, sizes = [], [], [], []
+    crops, values, colours = [], [], []
     for k in range(first, first + count):
-        c, v, o, z = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique,
-                                         upright=upright)
+        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique,
+                                      upright=upright)
         crops += c
         values += v
         colours += o
-        sizes += z
-    return (np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64),
-            np.array(sizes, np.float32))
+    return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
 
 
-def _found_crops(args: tuple[int, int, int, int, float, bool, str]) -> Crops:
+def _found_crops(args: tuple[int, int, int, int, float, bool, str]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classifier crops where the trained detector (in folder) finds dice in rendered scenes, one a find:
-    on a die (`found_labels`) its value and colour class and the log of its true side over the side the
-    crop was cut for (the find's box, jittered: the size the reader learns to mend); anywhere else (a side
-    face, a token, a crumb, the
+    on a die (`found_labels`) its value and colour class; anywhere else (a side face, a token, a crumb, the
     gap between dice) "no die". What the reader will actually be given, its false finds above all, which the
     random "no die" crops of `diceset.scene_crops` only sample."""
     from vision.scenes import random_scene
 
     seed, stream, first, count, oblique, upright, folder = args
     reader = LearnedReader.in_folder(Path(folder), 1)
-    crops, values, colours, sizes = [], [], [], []
+    crops, values, colours = [], [], []
     for k in range(first, first + count):
         rng = np.random.default_rng([seed, stream, k])
         image, truth = random_scene(rng, oblique=diceset.drawn(rng, oblique))
         found = reader.detect(image)
-        classes = {j: (diceset.value_class(t.value), diceset.COLOUR_INDEX[t.colour],
-                       max(t.box[2] - t.box[0], t.box[3] - t.box[1]))
+        classes = {j: (diceset.value_class(t.value), diceset.COLOUR_INDEX[t.colour])
                    for t, j in zip(truth, found_labels(found, [t.box for t in truth]), strict=True)
                    if j is not None}
         for j, f in enumerate(found):
-            value, colour, side = classes.get(j, (0, -1, math.nan))
-            cut, size = diceset.jittered(rng, image, f.cx, f.cy, max(f.w, f.h), upright)
-            crops.append(cut)
+            value, colour = classes.get(j, (0, -1))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
             values.append(value)
             colours.append(colour)
-            sizes.append(math.log(side / max(f.w, f.h)) + size)  # nan: no die
     return (np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8),
-            np.array(values, np.int64), np.array(colours, np.int64), np.array(sizes, np.float32))
+            np.array(values, np.int64), np.array(colours, np.int64))
 
 
 FOUND_SCENES = 0.4  # scenes whose finds `_found_crops` crops (stream 6), a share of the classifier's scenes
@@ -449,16 +437,10 @@ def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     return np.where(rng.random((n, 1, 1, 1)) < 0.25, 1.0 - x, x)
 
 
-SIZE_LOSS = 1.0  # the size head's smooth-L1 loss (log side ratio) beside the face's cross-entropy
-SIZE_BETA = 0.05  # where that loss turns from squared to straight: a twentieth of the side, about 5 %
-
-
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
                      log=Log, first_real: int | None = None, device: str = "cpu", member: int = 0,
-                     precision: str = "fp32", sizes: np.ndarray | None = None):
-    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned; `sizes`: the
-    log of each die's true side over the side its crop was cut for, nan where unknown or no die, none
-    learned without them; `SIZE_LOSS`). Crops from
+                     precision: str = "fp32"):
+    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
     `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
     `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names. Trained
     on `device`, returned on the CPU. `member` k > 0 of an ensemble starts from weights and draws batches
@@ -474,7 +456,6 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     value_loss = torch.nn.CrossEntropyLoss()
     colour_loss = torch.nn.CrossEntropyLoss(ignore_index=-1)
-    sizes = np.full(len(crops), np.nan, np.float32) if sizes is None else sizes
     batch = 128
 
     def make() -> tuple[np.ndarray, np.ndarray]:
@@ -495,14 +476,9 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
     net.train()
     for step, (x, pick) in enumerate(ahead(make, steps)):
         _cosine(opt, step, steps)
-        v, c, z = _forward(net, x, device, precision)
+        v, c = _forward(net, x, device, precision)
         loss = value_loss(v, torch.from_numpy(values[pick]).to(device)) + \
             0.3 * colour_loss(c, torch.from_numpy(colours[pick]).to(device))
-        known = np.isfinite(sizes[pick])
-        if known.any():
-            loss = loss + SIZE_LOSS * torch.nn.functional.smooth_l1_loss(
-                z[torch.from_numpy(known).to(device)], torch.from_numpy(sizes[pick][known]).to(device),
-                beta=SIZE_BETA)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -679,10 +655,8 @@ def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None
                               dynamo=False)
         path = member_path(out / CLASSIFIER.name, member)
         torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(path),
-                          input_names=["crops"], output_names=["values", "colours", "sizes"],
-                          opset_version=17,
-                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"},
-                                        "sizes": {0: "n"}},
+                          input_names=["crops"], output_names=["values", "colours"], opset_version=17,
+                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
                           dynamo=False)
     save_meta(meta, out)
 
@@ -838,7 +812,6 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
-    sizes = np.concatenate([p[3] for p in parts])
     renders = calibration_renders(args)
     scenes = renders["from above"]
     log(f"  {len(crops)} crops, {len(scenes)} + {len(renders['oblique'])} held-out scenes "
@@ -869,7 +842,6 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([crops, *(p[0] for p in parts)])
     values = np.concatenate([values, *(p[1] for p in parts)])
     colours = np.concatenate([colours, *(p[2] for p in parts)])
-    sizes = np.concatenate([sizes, *(p[3] for p in parts)])
     none = sum(int((p[1] == 0).sum()) for p in parts)
     log(f"  {sum(len(p[1]) for p in parts)} crops of what the detector finds in {found_scenes} more renders, "
         f"{none} of them no die ({time.time() - t0:.0f} s into the run)")
@@ -883,11 +855,10 @@ def run(args, log=Log) -> int:
         crops = np.concatenate([crops, np.stack(real + casino)])
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
-        sizes = np.concatenate([sizes, np.full(len(real) + len(casino), np.nan, np.float32)])  # boxes loose
     members = args.classifiers
     for member in range(members):
         classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
-                                      device, member, precision, sizes)
+                                      device, member, precision)
         export(None if member else detector, classifier,
                {"detect_min": PEAK_GRID[0], **_looks(upright), "classifiers": members}, out, member)
     views = calibration_views(LearnedReader.in_folder(out, args.threads), scenes[:QUANTISE_SCENES])
@@ -936,17 +907,18 @@ def logits_remembered(reader: LearnedReader) -> Iterator[None]:
     logits depend on its frame and box only (not on the threshold or the temperature)."""
     plain, memo, frames = reader.logits, {}, {}
 
-    def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         if not found:
             return plain(frame, found)
         frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
         keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
         new = [(f, key) for f, key in zip(found, keys, strict=True) if key not in memo]
         if new:
-            read = plain(frame, [f for f, _ in new])
+            values, colours = plain(frame, [f for f, _ in new])
             for i, (_, key) in enumerate(new):
-                memo[key] = tuple(r[:, i] for r in read)
-        return tuple(np.stack([memo[key][k] for key in keys], axis=1) for k in range(3))
+                memo[key] = values[:, i], colours[:, i]
+        return (np.stack([memo[key][0] for key in keys], axis=1),
+                np.stack([memo[key][1] for key in keys], axis=1))
 
     with _replaced(reader, "logits", logits):
         yield

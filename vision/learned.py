@@ -21,8 +21,7 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
   below their top face and a turn would hide it, and reads the crop and its mirror image (`MIRRORS`
   looks); one trained on turned crops reads `TURNS` quarter turns. It names the top face (a pip value
-  1-6, a Treehouse symbol, or "no die"), the body colour, and the die's side against its found box: the
-  reader gives each die that side (`faces`). `companion train dice` trains several
+  1-6, a Treehouse symbol, or "no die") and the body colour. `companion train dice` trains several
   classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
   files) and the reader averages all their looks: two read more held-out dice on every set than one.
   Each runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its
@@ -35,9 +34,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   temperature and the sure bar are measured on held-out renders by `companion train dice` and stored in
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
-The small grey 1-4 die is told from a d6 by its grey body and its size (as the classifier measured it)
-beside the d6s where it lies (`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller),
-weighed by a logistic model
+The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
+(`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), weighed by a logistic model
 that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
 grey probability alone). A die reading 1-4 is as sure as its face times its kind: where the kind is in
 doubt, so is the reading.
@@ -355,24 +353,20 @@ class LearnedReader:
             return self.detect_at(frame, min(closest, WORK_DIE / typical * coarse))
         return found
 
-    def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """The classifiers' face (looks, n, len(VALUES)) and colour (looks, n, len(COLOURS)) logits for
-        each die found, and their sizes (looks, n): the log of the die's side over its found box's (0 from
-        a classifier without a size head). Each classifier of the ensemble's reading of each of its crop's
-        `self.turns` looks (quarter turns or mirror images: a face's value, colour and size do not turn, so
-        they are looks at the same die), classifier by classifier."""
+        each die found: each classifier of the ensemble's reading of each of its crop's `self.turns` looks
+        (quarter turns or mirror images: a face's value and colour do not turn, so they are looks at the
+        same die), classifier by classifier."""
         count = self.turns * (1 + len(self.others))
         if not found:
             return (np.zeros((count, 0, len(VALUES)), np.float32),
-                    np.zeros((count, 0, len(COLOURS)), np.float32), np.zeros((count, 0), np.float32))
+                    np.zeros((count, 0, len(COLOURS)), np.float32))
         views = {"crops": self.views(frame, found)}
         read = [session.run(None, views) for session in (self.classifier, *self.others)]
         n = len(found)
-        return (np.concatenate([r[0].reshape(self.turns, n, -1) for r in read]),
-                np.concatenate([r[1].reshape(self.turns, n, -1) for r in read]),
-                np.concatenate([r[2].reshape(self.turns, n) if len(r) > 2 else np.zeros((self.turns, n),
-                                                                                       np.float32)
-                                for r in read]))
+        return (np.concatenate([v.reshape(self.turns, n, -1) for v, _ in read]),
+                np.concatenate([c.reshape(self.turns, n, -1) for _, c in read]))
 
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its
@@ -381,19 +375,18 @@ class LearnedReader:
         views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
-    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)),
         its turns `pooled` (averaging their logits instead ranked right readings above wrong ones less well
-        on the calibration renders), and how many times its found box's side its own is (n,): the looks'
-        mean log size."""
-        values, colours, sizes = self.logits(frame, found)
-        return pooled(values, self.temperature), pooled(colours), np.exp(sizes.mean(axis=0))
+        on the calibration renders)."""
+        values, colours = self.logits(frame, found)
+        return pooled(values, self.temperature), pooled(colours)
 
     def read_crop(self, image: np.ndarray) -> Die | None:
         """The one die a crop is known to hold (it fills most of it), or None when it reads as no die."""
         h, w = image.shape[:2]
         side = CROP_FILL * min(h, w)
-        values, colours, _ = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)])
+        values, colours = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)])
         best = int(values[0].argmax())
         if best == 0:
             return None
@@ -405,18 +398,13 @@ class LearnedReader:
     def faces(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
               ) -> list[Face]:
         """Each die found that reads as a die: (where, its face from VALUES, its colour probabilities, the
-        probability of that face). `read` makes them Die readings; training fits the kind model on them.
-        Where is the detector's centre and the classifier's size: it sees the die at 40 px and measures
-        its side better than the detector's box at the working scale, whose error (about a sixth on
-        held-out renders) is as large as the small grey die's difference from a d6."""
+        probability of that face). `read` makes them Die readings; training fits the kind model on them."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
         found = self.detect(frame, die_px)
         if table is not None:
             found = table.keep(frame, found)
-        values, colours, sizes = self.classify(frame, found)
-        found = [Found(f.cx, f.cy, f.w * k, f.h * k, f.score)
-                 for f, k in zip(found, sizes.tolist(), strict=True)]
+        values, colours = self.classify(frame, found)
         if table is not None and table.colours:  # the table's dice come in the colours its roll showed
             colours = np.where(np.isin(COLOURS, table.colours), colours, 0.0)
             colours = colours / np.maximum(colours.sum(axis=-1, keepdims=True), 1e-9)

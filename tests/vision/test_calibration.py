@@ -46,7 +46,7 @@ class Double(LearnedReader):
             value, colour = self.truth[near[0]] if near else (1, "black")
             faces[i, VALUES.index(str(value))] = 1
             colours[i, COLOURS.index(colour)] = 1
-        return faces, colours, np.ones(len(found), np.float32)
+        return faces, colours
 
 
 def table(seed: int = 0, noise: float = 3.0, specks: tuple[tuple[int, int], ...] = ((200, 300),)
@@ -308,10 +308,10 @@ def test_with_a_calibration_a_die_is_named_in_the_colours_of_the_tables_roll():
 
     class Unsure(Double):
         def classify(self, frame, found):
-            faces, colours, sizes = super().classify(frame, found)
+            faces, colours = super().classify(frame, found)
             colours[:] = 0
             colours[:, COLOURS.index("orange")], colours[:, COLOURS.index("cream")] = 0.6, 0.3
-            return faces, colours, sizes
+            return faces, colours
 
     later = {(320, 240): (4, "cream")}
     reader = Unsure(later)

@@ -234,16 +234,16 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
-    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
     dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
     reader = LearnedReader.in_folder(tmp_path)
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
     with torch.no_grad():
-        want = [out.numpy() for out in classifier(torch.from_numpy(x))]
-    got = reader.classifier.run(None, {"crops": x})
-    assert len(got) == 3 and all(np.abs(g - w).max() < 1e-3 for g, w in zip(got, want, strict=True))
+        want = classifier(torch.from_numpy(x))[0].numpy()
+    got = reader.classifier.run(None, {"crops": x})[0]
+    assert np.abs(got - want).max() < 1e-3
     frame = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
     with torch.no_grad():
         heat = detector(torch.from_numpy(frame.transpose(2, 0, 1)[None].astype(np.float32) / 255))[0].numpy()
@@ -252,26 +252,6 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     assert reader.detect_min == 0.6
     for die in reader.read(frame):
         assert 0 <= die.confidence <= 1 and die.kind in ("d6", "grey", "treehouse")
-
-
-def test_the_classifier_learns_the_dies_sides_it_is_told():
-    torch = pytest.importorskip("torch")
-    from vision import dicetrain
-
-    torch.set_num_threads(1)
-    crops, values, colours, sizes = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
-    x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255)
-    dice = values > 0
-
-    def measured(side: float) -> float:
-        """The mean size the classifier measures of the dice after 40 steps told each is e^side its box."""
-        told = np.where(np.isfinite(sizes), side, np.nan).astype(np.float32)  # no die: nothing told
-        net = dicetrain.train_classifier(crops, values, colours, steps=40, seed=0, log=lambda *_: None,
-                                         sizes=told)
-        with torch.no_grad():
-            return float(net(x)[2].numpy()[dice].mean())
-
-    assert measured(0.4) > 0.3 and measured(-0.4) < -0.3
 
 
 def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
@@ -420,7 +400,7 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
     from vision import dicetrain
 
     torch.manual_seed(0)
-    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
@@ -524,9 +504,8 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged
     reader.turns = 4  # one of the four turns has the bright quarter top left
     assert sorted(reader.logits(frame, die)[0][:, 0, 1]) == pytest.approx([0, 0, 0, 1])
     sure, unsure = math.e / (math.e + len(VALUES) - 1), 1 / len(VALUES)  # "1" in that turn, in the others
-    values, colours, sizes = reader.classify(frame, die)
+    values, colours = reader.classify(frame, die)
     assert values.shape == (1, len(VALUES)) and colours.shape == (1, len(COLOURS))
-    assert sizes.tolist() == [1.0]  # a classifier without a size head leaves the found box as it is
     assert values[0, 1] == pytest.approx((sure + 3 * unsure) / 4)  # the turns' probabilities, averaged
     assert values.sum() == pytest.approx(1.0)
     assert reader.classify(frame, [])[0].shape == (0, len(VALUES))
@@ -570,10 +549,10 @@ def test_an_ensemble_reads_each_look_with_every_classifier_and_averages_them_all
     frame = np.zeros((200, 200, 3), np.uint8)
     frame[:100, :100] = 255  # the first classifier reads "1" in the crop, not in its mirror image
     die = [Found(100, 100, 50, 50, 0.9)]
-    values, _, _ = reader.logits(frame, die)
+    values, _ = reader.logits(frame, die)
     assert values.shape == (4, 1, len(VALUES))  # 2 classifiers x 2 looks, classifier by classifier
     assert values[:, 0, 1] == pytest.approx([1, 0, 0, 0]) and values[:, 0, 2] == pytest.approx([0, 0, 5, 5])
-    probabilities, _, _ = reader.classify(frame, die)
+    probabilities, _ = reader.classify(frame, die)
     k, e5 = len(VALUES), math.exp(5)
     looks_one = [math.e / (math.e + k - 1), 1 / k, 1 / (e5 + k - 1), 1 / (e5 + k - 1)]  # P("1") look by look
     looks_two = [1 / (math.e + k - 1), 1 / k, e5 / (e5 + k - 1), e5 / (e5 + k - 1)]
@@ -591,7 +570,7 @@ def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them
     from vision.learned import member_path
 
     torch.set_num_threads(1)
-    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
 
     def trained(member: int):
         return dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
@@ -687,7 +666,7 @@ def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedRead
         for i, face in enumerate(faces):
             values[i, VALUES.index(face)] = 0.99
         pc = np.array([[c.get(name, 0.0) for name in COLOURS] for c in colours])
-        return values, pc, np.ones(len(found))
+        return values, pc
 
     reader.classify = classify
     return reader
@@ -987,8 +966,7 @@ def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
         def logits(self, frame, found):
             self.read_dice += len(found)
             values = np.array([[[f.cx, f.score, frame[0, 0, 0]] for f in found]] * 4, np.float32)
-            values = values.reshape(4, len(found), 3)
-            return values, np.zeros((4, len(found), 2), np.float32), values[:, :, 0] / 100  # sizes too
+            return values.reshape(4, len(found), 3), np.zeros((4, len(found), 2), np.float32)
 
     reader = Reader()
     frames = [np.full((10, 10, 3), k, np.uint8) for k in range(2)]
@@ -1020,7 +998,7 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     from vision.learned import DETECTOR
     from vision.scenes import random_scene
 
-    crops, values, colours, sizes = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
+    crops, values, colours = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
     finds, reader = [], LearnedReader()
     for k in range(4):  # the same scenes, and what the committed detector finds in each
         rng = np.random.default_rng([3, 6, k])
@@ -1032,56 +1010,3 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
     assert values.tolist() == finds and 0 < np.count_nonzero(values) < len(values)  # dice and false finds
     assert np.array_equal(colours == -1, values == 0)  # a die's colour is known, no die has none
-    assert np.array_equal(np.isfinite(sizes), values > 0)  # a die's side is known, no die has none
-    assert np.abs(sizes[values > 0]).max() < 1.0  # the found box is within a factor e of the die
-
-
-def test_a_training_crop_knows_how_much_larger_than_its_die_it_was_cut():
-    from vision.learned import CONTEXT
-
-    frame = np.zeros((300, 300, 3), np.uint8)
-    frame[130:170, 130:170] = 255  # a die 40 px across
-    for seed in range(20):
-        plain = diceset.jittered_crop(np.random.default_rng(seed), frame, 150, 150, 40, upright=True)
-        cut, size = diceset.jittered(np.random.default_rng(seed), frame, 150, 150, 40, upright=True)
-        assert np.array_equal(cut, plain)  # the same draws, the same crop
-        across = int((cut[CROP // 2, :, 0] > 127).sum())  # px of the die along the crop's middle row
-        assert across == pytest.approx(CROP / CONTEXT * math.exp(size), abs=2)
-    crops, values, _, sizes = diceset.scene_crops(np.random.default_rng(4))
-    assert np.array_equal(np.isfinite(sizes), np.array(values) > 0)  # no size is learned where no die is
-    assert np.nanmax(np.abs(sizes)) < 0.6  # the rendered die's own box, jittered by a tenth (5 sigma)
-
-
-class ThirdSmallerSession:
-    """A classifier session that reads every crop as a sure "3" and measures a die whose crop is bright at
-    its middle as 0.7 times its found box (others as found)."""
-
-    def run(self, _, feeds):
-        from vision.learned import COLOURS, VALUES
-
-        x = feeds["crops"]
-        values = np.zeros((len(x), len(VALUES)), np.float32)
-        values[:, VALUES.index("3")] = 9.0
-        small = x[:, 0, CROP // 2, CROP // 2] > 0.5
-        return values, np.zeros((len(x), len(COLOURS)), np.float32), np.where(small, math.log(0.7), 0.0)
-
-
-def test_the_reader_weighs_the_side_its_classifier_measured_not_the_detectors_box():
-    reader = LearnedReader.__new__(LearnedReader)
-    reader.classifier, reader.temperature, reader.turns, reader.upright = ThirdSmallerSession(), 1.0, 2, True
-    reader.kind_model = (0.0, -10.0, 0.0, -1.0)  # the grey die by its size alone
-    reader.detect = lambda frame, die_px=None: [Found(60 + 80 * i, 100, 40, 40, 0.9) for i in range(3)]
-    frame = np.zeros((200, 260, 3), np.uint8)
-    frame[95:106, 135:146] = 255  # the middle die's crop is bright at its middle
-    dice = reader.read(frame)
-    assert [d.kind for d in dice] == ["d6", "grey", "d6"]  # its box is the others' size, its die is not
-    assert [d.box for d in dice] == [(40, 80, 80, 120), (126, 86, 154, 114), (200, 80, 240, 120)]
-
-    class NoSizeHead(ThirdSmallerSession):
-        def run(self, name, feeds):
-            return super().run(name, feeds)[:2]
-
-    reader.classifier = NoSizeHead()  # weights made before the size head: the found boxes as they are
-    dice = reader.read(frame)
-    assert [d.kind for d in dice] == ["d6", "d6", "d6"]
-    assert [d.box for d in dice] == [(40, 80, 80, 120), (120, 80, 160, 120), (200, 80, 240, 120)]
