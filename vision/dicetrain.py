@@ -882,11 +882,12 @@ def _looks(upright: bool) -> dict:
 
 
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
-          upright: bool = False, classifiers: int = 1, context: float = CONTEXT) -> dict:
-    """The reader's meta JSON; `context`: the box sides the classifier's crops covered in its training."""
+          upright: bool = False, classifiers: int = 1) -> dict:
+    """The reader's meta JSON: what calibration measured, then the facts of the models' training ("context":
+    the box sides the classifier's crops covered)."""
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure,
             "values": list(VALUES),
-            "colours": list(COLOURS), "context": context, **_looks(upright), "classifiers": classifiers,
+            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
             "seed": seed}
 
 
@@ -1030,8 +1031,8 @@ def recalibrate(args, log=Log) -> int:
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
-    trained = int(reader.meta.get("seed", args.seed))  # what made the models; args.seed drew the renders
-    save_meta(_meta(t, detect_min, kind, sure, trained, reader.upright, 1 + len(reader.others),
-                    reader.context), out)  # as trained: models of another crop width or seed keep theirs
+    # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten
+    measured = {"temperature": t, "detect_min": detect_min, "kind": list(kind), "sure": sure}
+    save_meta({**reader.meta, **looks, **measured}, out)
     log(f"saved {out / META.name}")
     return 0

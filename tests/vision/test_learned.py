@@ -799,28 +799,40 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
-def test_recalibrating_keeps_the_crop_width_and_seed_the_models_were_trained_with(tmp_path, monkeypatch):
+def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_measures(tmp_path,
+                                                                                          monkeypatch):
     import shutil
     from types import SimpleNamespace
 
     from vision import dicetrain
-    from vision.learned import CONTEXT, DATA, KIND_FROM_COLOUR, META
+    from vision.learned import CONTEXT, DATA, META
 
     for model in DATA.glob("dice_*"):
         shutil.copy(model, tmp_path)
-    meta = json.loads(META.read_text())
-    meta["context"] = CONTEXT + 0.2  # models trained before the crop width changed
-    meta["seed"] = 7  # and from another seed than the recalibration's renders
-    (tmp_path / META.name).write_text(json.dumps(meta))
+    committed = json.loads(META.read_text())
     measured = []
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
     monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
+    calibrated = (committed["detect_min"], committed["temperature"], tuple(committed["kind"]),
+                  committed["sure"])
     monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
-        measured.append(reader.context) or (0.35, 1.1, KIND_FROM_COLOUR, 0.98)))
-    dicetrain.recalibrate(SimpleNamespace(out=tmp_path, threads=1, seed=1), log=lambda *_: None)
-    assert measured == [pytest.approx(CONTEXT + 0.2)]  # measured as they read
-    saved = json.loads((tmp_path / META.name).read_text())
-    assert saved["context"] == pytest.approx(CONTEXT + 0.2) and saved["seed"] == 7
+        measured.append(reader.context) or calibrated))
+
+    def recalibrate(meta: dict) -> str:
+        (tmp_path / META.name).write_text(json.dumps(meta))
+        dicetrain.recalibrate(SimpleNamespace(out=tmp_path, threads=1, seed=1), log=lambda *_: None)
+        return (tmp_path / META.name).read_text()
+
+    # measured as committed: the committed meta comes back byte for byte, keys in their order
+    assert recalibrate(committed) == META.read_text()
+    # models of another crop width and seed, with a fact of their training the recalibration never heard of
+    older = {**committed, "context": CONTEXT + 0.2, "seed": 7, "scenes": 1234}
+    del older["mirror"]  # and from before the detector looked at the mirrored frame
+    calibrated = (0.35, 1.1, (1.0, -8.0, 1.0, -2.0), 0.97)
+    saved = json.loads(recalibrate(older))
+    assert measured[-1] == pytest.approx(CONTEXT + 0.2)  # measured as they read
+    assert saved == {**older, "temperature": 1.1, "detect_min": 0.35, "kind": [1.0, -8.0, 1.0, -2.0],
+                     "sure": 0.97, "mirror": dicetrain.MIRROR}
 
 
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
