@@ -661,6 +661,15 @@ def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None
     save_meta(meta, out)
 
 
+def drop_other_members(out: Path, members: int) -> None:
+    """Remove classifiers of a larger ensemble trained into `out` before (dice_faces_3.onnx after a run of
+    `members` 2): the meta would not read them, but beside the weights they would pass for part of them."""
+    member = members
+    while (path := member_path(out / CLASSIFIER.name, member)).is_file():
+        path.unlink()
+        member += 1
+
+
 def save_meta(meta: dict, out: Path) -> None:
     (out / META.name).write_text(json.dumps(meta, indent=1) + "\n")
 
@@ -861,6 +870,7 @@ def run(args, log=Log) -> int:
                                       device, member, precision)
         export(None if member else detector, classifier,
                {"detect_min": PEAK_GRID[0], **_looks(upright), "classifiers": members}, out, member)
+    drop_other_members(out, members)
     views = calibration_views(LearnedReader.in_folder(out, args.threads), scenes[:QUANTISE_SCENES])
     for member in range(members):
         quantise(out, views, member)

@@ -799,6 +799,18 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
+def test_a_run_of_fewer_classifiers_removes_the_members_of_a_larger_ensemble_trained_there_before(tmp_path):
+    from vision import dicetrain
+
+    for name in ("dice_faces.onnx", "dice_faces_2.onnx", "dice_faces_3.onnx", "dice_detector.onnx"):
+        (tmp_path / name).write_bytes(b"onnx")
+    dicetrain.drop_other_members(tmp_path, 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dice_detector.onnx", "dice_faces.onnx",
+                                                          "dice_faces_2.onnx"]
+    dicetrain.drop_other_members(tmp_path, 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dice_detector.onnx", "dice_faces.onnx"]
+
+
 def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_measures(tmp_path,
                                                                                           monkeypatch):
     import shutil
