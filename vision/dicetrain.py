@@ -891,12 +891,16 @@ def _looks(upright: bool) -> dict:
     return {**looks, "mirror": MIRROR}
 
 
+def _calibrated(temp: float, detect_min: float, kind: tuple[float, ...], sure: float) -> dict:
+    """What calibration measures (`calibrate`), under the meta's keys."""
+    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure}
+
+
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
           upright: bool = False, classifiers: int = 1) -> dict:
     """The reader's meta JSON: what calibration measured, then the facts of the models' training ("context":
     the box sides the classifier's crops covered)."""
-    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure,
-            "values": list(VALUES),
+    return {**_calibrated(temp, detect_min, kind, sure), "values": list(VALUES),
             "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
             "seed": seed}
 
@@ -1042,7 +1046,6 @@ def recalibrate(args, log=Log) -> int:
     renders = calibration_renders(args)
     detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
     # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten
-    measured = {"temperature": t, "detect_min": detect_min, "kind": list(kind), "sure": sure}
-    save_meta({**reader.meta, **looks, **measured}, out)
+    save_meta({**reader.meta, **looks, **_calibrated(t, detect_min, kind, sure)}, out)
     log(f"saved {out / META.name}")
     return 0
