@@ -877,7 +877,7 @@ def run(args, log=Log) -> int:
     log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
     detect_min, t, kind, sure = calibrate(reader, renders, photos, log)
-    save_meta(_meta(t, detect_min, kind, sure, seed, upright, members), out)
+    save_meta(_meta(t, detect_min, kind, sure, seed, upright, members, device, precision), out)
     for name in (DETECTOR.name, *(member_path(CLASSIFIER, m).name for m in range(members))):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
@@ -897,12 +897,13 @@ def _calibrated(temp: float, detect_min: float, kind: tuple[float, ...], sure: f
 
 
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
-          upright: bool = False, classifiers: int = 1) -> dict:
+          upright: bool = False, classifiers: int = 1, device: str = "cpu", precision: str = "fp32") -> dict:
     """The reader's meta JSON: what calibration measured, then the facts of the models' training ("context":
-    the box sides the classifier's crops covered)."""
+    the box sides the classifier's crops covered; the device and arithmetic they trained in, without which the
+    same seed gives other weights)."""
     return {**_calibrated(temp, detect_min, kind, sure), "values": list(VALUES),
             "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
-            "seed": seed}
+            "seed": seed, "device": device, "precision": precision}
 
 
 @contextmanager
