@@ -897,7 +897,7 @@ def _calibrated(temp: float, detect_min: float, kind: tuple[float, ...], sure: f
 
 
 def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
-          upright: bool = False, classifiers: int = 1, device: str = "cpu", precision: str = "fp32") -> dict:
+          upright: bool, classifiers: int, device: str, precision: str) -> dict:
     """The reader's meta JSON: what calibration measured, then the facts of the models' training ("context":
     the box sides the classifier's crops covered; the device and arithmetic they trained in, without which the
     same seed gives other weights)."""

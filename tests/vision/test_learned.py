@@ -811,6 +811,16 @@ def test_a_run_of_fewer_classifiers_removes_the_members_of_a_larger_ensemble_tra
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dice_detector.onnx", "dice_faces.onnx"]
 
 
+def test_a_training_run_writes_the_committed_meta_byte_for_byte_from_what_it_measured_and_trained_with():
+    from vision import dicetrain
+    from vision.learned import META
+
+    m = json.loads(META.read_text())
+    written = dicetrain._meta(m["temperature"], m["detect_min"], tuple(m["kind"]), m["sure"], m["seed"],
+                              m["upright"], m["classifiers"], m["device"], m["precision"])
+    assert json.dumps(written, indent=1) + "\n" == META.read_text()  # the same keys, in the same order
+
+
 def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_measures(tmp_path,
                                                                                           monkeypatch):
     import shutil
@@ -825,10 +835,11 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     measured = []
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
     monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
-    calibrated = (committed["detect_min"], committed["temperature"], tuple(committed["kind"]),
-                  committed["sure"])
+    answers = [(committed["detect_min"], committed["temperature"], tuple(committed["kind"]),
+                committed["sure"]),
+               (0.35, 1.1, (1.0, -8.0, 1.0, -2.0), 0.97)]  # what each recalibration below measures
     monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
-        measured.append(reader.context) or calibrated))
+        measured.append(reader.context) or answers.pop(0)))
 
     def recalibrate(meta: dict) -> str:
         (tmp_path / META.name).write_text(json.dumps(meta))
@@ -840,7 +851,6 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     # models of another crop width and seed, with a fact of their training the recalibration never heard of
     older = {**committed, "context": CONTEXT + 0.2, "seed": 7, "scenes": 1234}
     del older["mirror"]  # and from before the detector looked at the mirrored frame
-    calibrated = (0.35, 1.1, (1.0, -8.0, 1.0, -2.0), 0.97)
     saved = json.loads(recalibrate(older))
     assert measured[-1] == pytest.approx(CONTEXT + 0.2)  # measured as they read
     assert saved == {**older, "temperature": 1.1, "detect_min": 0.35, "kind": [1.0, -8.0, 1.0, -2.0],
