@@ -695,9 +695,9 @@ def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
     dice against 205, 228, 57). The weights keep 7 bits (`reduce_range`): an x86 CPU without VNNI adds
     uint8 x int8 products into saturating 16-bit sums, and on such a CPU (AVX2 only, 2026-11-27) the same
     classifier with 8 bits read phone 191, wood 219, casino 50. On a CPU with AVX512-VNNI (this machine
-    kind since 2026-11-29) the 7 bits cost nothing: a classifier that read 248 of 288 found phone dice in
-    float read 248 with 7 bits and 250 with 8. The activations' ranges (min to max) are those of `views`, the
-    classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble."""
+    kind since 2026-11-29) the 7 bits cost no more than noise: a classifier that read 248 of 288 found
+    phone dice in float read 248 with 7 bits and 250 with 8. The activations' ranges (min to max) are those
+    of `views`, the classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
