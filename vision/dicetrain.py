@@ -878,8 +878,8 @@ def run(args, log=Log) -> int:
         quantise(out, views, member)
     log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
-    detect_min, t, kind, sure = calibrate(reader, renders, photos, log)
-    save_meta(_meta(t, detect_min, kind, sure, seed, upright, members, device, precision), out)
+    measured = _calibrated(*calibrate(reader, renders, photos, log))
+    save_meta(_meta(measured, seed, upright, members, device, precision), out)
     for name in (DETECTOR.name, *(member_path(CLASSIFIER, m).name for m in range(members))):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
@@ -893,19 +893,19 @@ def _looks(upright: bool) -> dict:
     return {**looks, "mirror": MIRROR}
 
 
-def _calibrated(temp: float, detect_min: float, kind: tuple[float, ...], sure: float) -> dict:
-    """What calibration measures (`calibrate`), under the meta's keys."""
+def _calibrated(detect_min: float, temp: float, kind: tuple[float, ...], sure: float) -> dict:
+    """What calibration measures, under the meta's keys: `calibrate`'s answer as it returns it
+    (`_calibrated(*calibrate(...))`), so no caller reorders its two floats."""
     return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure}
 
 
-def _meta(temp: float, detect_min: float, kind: tuple[float, ...], sure: float, seed: int,
-          upright: bool, classifiers: int, device: str, precision: str) -> dict:
-    """The reader's meta JSON: what calibration measured, then the facts of the models' training ("context":
-    the box sides the classifier's crops covered; the device and arithmetic they trained in, without which the
-    same seed gives other weights)."""
-    return {**_calibrated(temp, detect_min, kind, sure), "values": list(VALUES),
-            "colours": list(COLOURS), "context": CONTEXT, **_looks(upright), "classifiers": classifiers,
-            "seed": seed, "device": device, "precision": precision}
+def _meta(calibrated: dict, seed: int, upright: bool, classifiers: int, device: str, precision: str) -> dict:
+    """The reader's meta JSON: what calibration measured (`_calibrated`), then the facts of the models'
+    training ("context": the box sides the classifier's crops covered; the device and arithmetic they trained
+    in, without which the same seed gives other weights)."""
+    return {**calibrated, "values": list(VALUES), "colours": list(COLOURS), "context": CONTEXT,
+            **_looks(upright), "classifiers": classifiers, "seed": seed, "device": device,
+            "precision": precision}
 
 
 @contextmanager
@@ -1047,8 +1047,8 @@ def recalibrate(args, log=Log) -> int:
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
-    detect_min, t, kind, sure = calibrate(reader, renders, training_photos(diceset.SHARED), log)
+    measured = _calibrated(*calibrate(reader, renders, training_photos(diceset.SHARED), log))
     # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten
-    save_meta({**reader.meta, **looks, **_calibrated(t, detect_min, kind, sure)}, out)
+    save_meta({**reader.meta, **looks, **measured}, out)
     log(f"saved {out / META.name}")
     return 0

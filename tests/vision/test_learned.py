@@ -816,8 +816,9 @@ def test_a_training_run_writes_the_committed_meta_byte_for_byte_from_what_it_mea
     from vision.learned import META
 
     m = json.loads(META.read_text())
-    written = dicetrain._meta(m["temperature"], m["detect_min"], tuple(m["kind"]), m["sure"], m["seed"],
-                              m["upright"], m["classifiers"], m["device"], m["precision"])
+    measured = dicetrain._calibrated(m["detect_min"], m["temperature"], tuple(m["kind"]), m["sure"])
+    written = dicetrain._meta(measured, m["seed"], m["upright"], m["classifiers"], m["device"],
+                              m["precision"])
     assert json.dumps(written, indent=1) + "\n" == META.read_text()  # the same keys, in the same order
 
 
