@@ -36,8 +36,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   table's `confidence_threshold`).
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
 (`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), and by how white or black the
-colour head thinks its body is (the light makes a grey body look one or the other), weighed by a logistic
-model that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
+colour head thinks its body is (the light drifts an unlit body's grey either way), weighed by a logistic model
+that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
 grey probability alone). A die reading 1-4 is as sure as its face times its kind: where the kind is in
 doubt, so is the reading.
 """
@@ -176,9 +176,9 @@ def kind_features(found: Found, colours: np.ndarray, d6: D6Sizes) -> tuple[float
     """What tells the small grey die from a d6, for a die reading 1-4 (`KIND_FEATURES` of them): the colour
     head's grey probability as log-odds, its size beside the side a d6 has where it lies (`d6`, the frame's
     `d6_sizes`) as a log ratio, 1.0 where there is no d6 to compare with (the ratio is then 0), and the
-    log of the colour head's white and black probabilities, the colours a grey body is taken for as the
-    light changes (with them, the kind errors of dice read 1-4 in 1000 + 1000 held-out renders, from above
-    and oblique, fell from 278 and 276 to 266 and 236, 2026-11-30)."""
+    log of the colour head's white and black probabilities: a grey body in bright light is read partly
+    white, in dim light partly black (on 1000 + 1000 held-out renders, from above and oblique, they took the
+    kind errors of dice read 1-4 from 278 and 276 to 266 and 236, 2026-11-30)."""
     p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
     typical = d6.at(found.cx, found.cy)
     ratio = max(found.w, found.h) / typical if typical else 1.0
