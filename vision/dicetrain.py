@@ -50,7 +50,6 @@ from vision.learned import (
     CROP,
     CROP_FILL,
     DETECTOR,
-    KIND_FEATURES,
     KIND_FROM_COLOUR,
     META,
     MIRROR,
@@ -597,8 +596,8 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
 
 
 def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
-    """`kind_features` (n, KIND_FEATURES) of every die reading 1-4 that the reader finds on a d6 or a grey
-    die in the scenes, and whether that die is the grey one (n,)."""
+    """`kind_features` (n, 3) of every die reading 1-4 that the reader finds on a d6 or a grey die in the
+    scenes, and whether that die is the grey one (n,)."""
     features, grey = [], []
     for image, labels in scenes:
         faces = reader.faces(image)
@@ -611,7 +610,7 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
             if may_be_grey(value):
                 features.append(kind_features(f, pc, d6))
                 grey.append(label.kind == "grey")
-    return np.array(features, np.float64).reshape(-1, KIND_FEATURES), np.array(grey, np.float64)
+    return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
 
 
 def logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 50) -> tuple[float, ...]:

@@ -35,8 +35,7 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
-(`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), and by how white or black the
-colour head thinks its body is (the light drifts an unlit body's grey either way), weighed by a logistic model
+(`kind_features`; `D6Sizes`, since a tilted camera sees far dice smaller), weighed by a logistic model
 that `companion train dice` fits on held-out renders (the meta's "kind"; without one, the colour head's
 grey probability alone). A die reading 1-4 is as sure as its face times its kind: where the kind is in
 doubt, so is the reading.
@@ -81,12 +80,9 @@ VALUES = ("none", "1", "2", "3", "4", "5", "6", *TREEHOUSE_FACES)  # the classif
 COLOURS = ("white", "cream", "grey", "black", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 CROP_FILL = 0.8  # a crop known to hold one die: its face is this share of the crop's shorter side
 GREY = COLOURS.index("grey")
-WHITE, BLACK = COLOURS.index("white"), COLOURS.index("black")
-KIND_FEATURES = 5  # `kind_features`: what the kind model weighs
 #: the kind model of a meta without one: the weights of `kind_features` (grey log-odds, log size ratio, no d6
-#: beside it, log P(white), log P(black)) and a bias, making P(grey die) the colour head's grey probability
-#: alone
-KIND_FROM_COLOUR = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+#: beside it) and a bias, making P(grey die) the colour head's grey probability alone
+KIND_FROM_COLOUR = (1.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -172,24 +168,19 @@ def may_be_grey(value: str) -> bool:
     return value.isdigit() and int(value) in GREY_FACES
 
 
-def kind_features(found: Found, colours: np.ndarray, d6: D6Sizes) -> tuple[float, ...]:
-    """What tells the small grey die from a d6, for a die reading 1-4 (`KIND_FEATURES` of them): the colour
-    head's grey probability as log-odds, its size beside the side a d6 has where it lies (`d6`, the frame's
-    `d6_sizes`) as a log ratio, 1.0 where there is no d6 to compare with (the ratio is then 0), and the
-    log of the colour head's white and black probabilities: a grey body in bright light is read partly
-    white, in dim light partly black (on 1000 + 1000 held-out renders, from above and oblique, they took the
-    kind errors of dice read 1-4 from 278 and 276 to 266 and 236, 2026-11-30)."""
+def kind_features(found: Found, colours: np.ndarray, d6: D6Sizes) -> tuple[float, float, float]:
+    """What tells the small grey die from a d6, for a die reading 1-4: the colour head's grey probability as
+    log-odds, its size beside the side a d6 has where it lies (`d6`, the frame's `d6_sizes`) as a log
+    ratio, and 1.0 where there is no d6 to compare with (the ratio is then 0)."""
     p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
     typical = d6.at(found.cx, found.cy)
     ratio = max(found.w, found.h) / typical if typical else 1.0
-    return (math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0,
-            math.log(max(float(colours[WHITE]), 1e-4)), math.log(max(float(colours[BLACK]), 1e-4)))
+    return math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0
 
 
-def grey_probability(model: tuple[float, ...], features: tuple[float, ...]) -> float:
-    """P(the small grey die) under a logistic kind model: a weight for each of the first features and a bias
-    (a meta fit before 2026-11-30 weighs the first three `kind_features` only)."""
-    z = sum(w * x for w, x in zip(model[:-1], features[:len(model) - 1], strict=True)) + model[-1]
+def grey_probability(model: tuple[float, ...], features: tuple[float, float, float]) -> float:
+    """P(the small grey die) under a logistic kind model (three weights and a bias)."""
+    z = sum(w * x for w, x in zip(model[:3], features, strict=True)) + model[3]
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
@@ -299,9 +290,8 @@ class LearnedReader:
         if not self.context > 0:
             raise ValueError(f"{meta}: 'context' must be above 0, not {self.context}")
         self.kind_model = tuple(float(w) for w in self.meta.get("kind", KIND_FROM_COLOUR))
-        if len(self.kind_model) not in (4, KIND_FEATURES + 1):
-            raise ValueError(f"{meta}: 'kind' must hold {KIND_FEATURES} weights and a bias (or 3, fit before "
-                             f"2026-11-30), not {self.kind_model}")
+        if len(self.kind_model) != 4:
+            raise ValueError(f"{meta}: 'kind' must hold three weights and a bias, not {self.kind_model}")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1

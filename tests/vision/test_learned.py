@@ -706,27 +706,6 @@ def test_the_kind_model_weighs_a_dies_size_beside_the_frames_d6s_with_its_grey_b
     assert big.confidence > 0.95
 
 
-def test_the_kind_model_also_weighs_how_white_or_black_the_colour_head_reads_the_body():
-    from vision.learned import KIND_FEATURES, d6_sizes, grey_probability, kind_features
-
-    frame = np.zeros((200, 400, 3), np.uint8)
-    model = (1.0, 0.0, 0.0, 1.0, -1.0, 0.0)  # grey log-odds, size, no d6, log P(white), log P(black), bias
-    assert len(model) == KIND_FEATURES + 1
-    # two bodies read 40 % grey: the rest white (a grey body in bright light) or black (a black d6 in light)
-    toward_white = _reader_of(["5", "3"], [{"white": 1.0}, {"grey": 0.4, "white": 0.6}])
-    toward_black = _reader_of(["5", "3"], [{"white": 1.0}, {"grey": 0.4, "black": 0.6}])
-    toward_white.kind_model = toward_black.kind_model = model
-    grey = 1 / (1 + math.exp(-(math.log(0.4 / 0.6) + math.log(0.6) - math.log(1e-4))))
-    white = toward_white.read(frame)[1]
-    assert (white.kind, white.colour) == ("grey", "grey") and white.confidence == pytest.approx(0.99 * grey)
-    assert toward_black.read(frame)[1].kind == "d6"
-    # a kind model fit before 2026-11-30 (three weights and a bias) weighs the first three features only
-    white_grey = np.eye(11)[0] * 0.6 + np.eye(11)[2] * 0.4  # 60 % white, 40 % grey
-    features = kind_features(Found(0, 0, 40, 40, 0.9), white_grey, d6_sizes([]))
-    assert len(features) == KIND_FEATURES and features[3] == pytest.approx(math.log(0.6))
-    assert grey_probability((1.0, 0.0, 0.0, 0.0), features) == pytest.approx(0.4)
-
-
 def _face(cx: float, cy: float, side: float, value: str = "5", colour: str = "white"):
     from vision.learned import COLOURS
 
@@ -777,7 +756,7 @@ def test_a_logistic_fit_finds_the_weights_that_made_the_data_and_stays_finite_on
 
 def test_renders_without_a_grey_die_leave_the_kind_to_the_colour_head():
     from vision import dicetrain
-    from vision.learned import KIND_FEATURES, KIND_FROM_COLOUR
+    from vision.learned import KIND_FROM_COLOUR
 
     class Reader:
         def faces(self, image):
@@ -785,17 +764,17 @@ def test_renders_without_a_grey_die_leave_the_kind_to_the_colour_head():
 
     scenes = [(None, [bench.Label(3, (30, 30, 70, 70), "d6")])] * 3
     x, grey = dicetrain.kind_examples(Reader(), scenes)
-    assert x.shape == (3, KIND_FEATURES) and not grey.any()
+    assert x.shape == (3, 3) and not grey.any()
     assert dicetrain.kind_model(Reader(), scenes) == KIND_FROM_COLOUR
 
 
-def test_a_meta_whose_kind_model_is_not_five_weights_and_a_bias_or_three_is_refused(tmp_path):
+def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_path):
     from vision.learned import CLASSIFIER, DETECTOR, META
 
     meta = json.loads(META.read_text())
     meta["kind"] = [1.0, 2.0]
     (tmp_path / "meta.json").write_text(json.dumps(meta))
-    with pytest.raises(ValueError, match="5 weights and a bias"):
+    with pytest.raises(ValueError, match="three weights and a bias"):
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
@@ -903,7 +882,6 @@ def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_bac
 
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     from vision import dicetrain
-    from vision.learned import KIND_FEATURES
 
     scenes = [dicetrain._held_out_scene((5, 4, k, False)) for k in range(4)]
     got = []
@@ -913,7 +891,7 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
         got.append(dicetrain.calibrate(reader, {"from above": scenes}, [], log=lambda *_: None))
     assert got[0] == got[1]
     detect_min, t, kind, sure = got[0]
-    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == KIND_FEATURES + 1
+    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
     assert sure in dicetrain.SURE_GRID or sure == 1.0
 
 
