@@ -878,8 +878,7 @@ def run(args, log=Log) -> int:
         quantise(out, views, member)
     log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")
     reader = LearnedReader.in_folder(out, args.threads)
-    measured = _calibrated(*calibrate(reader, renders, photos, log))
-    save_meta(_meta(measured, seed, upright, members, device, precision), out)
+    save_meta(_meta(calibrate(reader, renders, photos, log), seed, upright, members, device, precision), out)
     for name in (DETECTOR.name, *(member_path(CLASSIFIER, m).name for m in range(members))):
         log(f"saved {out / name} ({(out / name).stat().st_size / 1024:.0f} KB)")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
@@ -893,14 +892,8 @@ def _looks(upright: bool) -> dict:
     return {**looks, "mirror": MIRROR}
 
 
-def _calibrated(detect_min: float, temp: float, kind: tuple[float, ...], sure: float) -> dict:
-    """What calibration measures, under the meta's keys: `calibrate`'s answer as it returns it
-    (`_calibrated(*calibrate(...))`), so no caller reorders its two floats."""
-    return {"temperature": temp, "detect_min": detect_min, "kind": list(kind), "sure": sure}
-
-
 def _meta(calibrated: dict, seed: int, upright: bool, classifiers: int, device: str, precision: str) -> dict:
-    """The reader's meta JSON: what calibration measured (`_calibrated`), then the facts of the models'
+    """The reader's meta JSON: what calibration measured (`calibrate`), then the facts of the models'
     training ("context": the box sides the classifier's crops covered; the device and arithmetic they trained
     in, without which the same seed gives other weights)."""
     return {**calibrated, "values": list(VALUES), "colours": list(COLOURS), "context": CONTEXT,
@@ -962,18 +955,23 @@ def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
         yield
 
 
-def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
-              ) -> tuple[float, float, tuple[float, ...], float]:
-    """The reader's peak threshold (`reader_threshold` on the held-out renders and each set of training
-    photos), its temperature (on the peaks it then finds in the held-out renders), its kind model
-    (`kind_model`, on the dice it then reads there) and its sure bar (`sure_bar`, on its readings there).
+#: what `calibrate` measures, in the order the meta JSON keeps them
+MEASURED = ("temperature", "detect_min", "kind", "sure")
+
+
+def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log) -> dict:
+    """What the reader's meta says of its calibration, under the meta's keys (`MEASURED`): its peak
+    threshold (`reader_threshold` on the held-out renders and each set of training photos), its temperature
+    (on the peaks it then finds in the held-out renders), its kind model (`kind_model`, on the dice it then
+    reads there) and its sure bar (`sure_bar`, on its readings there).
     `renders`: the held-out renders by how they were drawn (from above, oblique); all of them count as one
     set, but the sure bar is measured on each and the strictest kept, so that the certain readings are
     right often enough on every kind of table, not only on the mix.
     The temperature decides which class of a die's averaged turns wins and the kind model which dice are
     grey, so the threshold that depends on both is measured twice: first at temperature 1 with the colour
     head alone, then with what was measured there (each run starts alike, so the same models give the same
-    calibration whatever their meta said before)."""
+    calibration whatever their meta said before). The training run and `--recalibrate` write the answer as
+    it is, so no caller reorders its two floats."""
     scenes = [scene for part in renders.values() for scene in part]
     sets = {"held-out renders": scenes}
     for name, image, labels in photos:
@@ -998,7 +996,7 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
             f"{bar:.4f} {right}/{count} right" for bar, right, count in bars) + f"; its bar {bar_there:.4f}")
     log(f"sure bar {sure:.4f}: readings at least as probable were right at least {100 * SURE_RIGHT:.1f} % "
         f"of the time in each kind of held-out render ({', '.join(measured)}), at every bar from it up")
-    return detect_min, t, kind, sure
+    return dict(zip(MEASURED, (t, detect_min, list(kind), sure), strict=True))
 
 
 SURE_RIGHT = 0.995  # the share of readings at or above the sure bar that must be right (issue 29's target)
@@ -1047,7 +1045,7 @@ def recalibrate(args, log=Log) -> int:
     looks = _looks(reader.upright)  # as it was trained: upright or turned
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
-    measured = _calibrated(*calibrate(reader, renders, training_photos(diceset.SHARED), log))
+    measured = calibrate(reader, renders, training_photos(diceset.SHARED), log)
     # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten
     save_meta({**reader.meta, **looks, **measured}, out)
     log(f"saved {out / META.name}")

@@ -816,7 +816,7 @@ def test_a_training_run_writes_the_committed_meta_byte_for_byte_from_what_it_mea
     from vision.learned import META
 
     m = json.loads(META.read_text())
-    measured = dicetrain._calibrated(m["detect_min"], m["temperature"], tuple(m["kind"]), m["sure"])
+    measured = {key: m[key] for key in dicetrain.MEASURED}  # as `calibrate` answers (its test)
     written = dicetrain._meta(measured, m["seed"], m["upright"], m["classifiers"], m["device"],
                               m["precision"])
     assert json.dumps(written, indent=1) + "\n" == META.read_text()  # the same keys, in the same order
@@ -836,9 +836,8 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     measured = []
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
     monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
-    answers = [(committed["detect_min"], committed["temperature"], tuple(committed["kind"]),
-                committed["sure"]),
-               (0.35, 1.1, (1.0, -8.0, 1.0, -2.0), 0.97)]  # what each recalibration below measures
+    answers = [{key: committed[key] for key in dicetrain.MEASURED},  # what each recalibration below measures
+               {"temperature": 1.1, "detect_min": 0.35, "kind": [1.0, -8.0, 1.0, -2.0], "sure": 0.97}]
     monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
         measured.append(reader.context) or answers.pop(0)))
 
@@ -882,6 +881,7 @@ def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_bac
 
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     from vision import dicetrain
+    from vision.learned import META
 
     scenes = [dicetrain._held_out_scene((5, 4, k, False)) for k in range(4)]
     got = []
@@ -890,9 +890,10 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
         reader.temperature = before
         got.append(dicetrain.calibrate(reader, {"from above": scenes}, [], log=lambda *_: None))
     assert got[0] == got[1]
-    detect_min, t, kind, sure = got[0]
-    assert detect_min in dicetrain.PEAK_GRID and 0.5 <= t <= 5 and len(kind) == 4
-    assert sure in dicetrain.SURE_GRID or sure == 1.0
+    assert list(got[0]) == list(json.loads(META.read_text()))[:len(dicetrain.MEASURED)]  # the meta's keys
+    assert got[0]["detect_min"] in dicetrain.PEAK_GRID and 0.5 <= got[0]["temperature"] <= 5
+    assert len(got[0]["kind"]) == 4 and isinstance(got[0]["kind"], list)
+    assert got[0]["sure"] in dicetrain.SURE_GRID or got[0]["sure"] == 1.0
 
 
 def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_enough():
