@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.learned import CONTEXT, STRIDE, VALUES, crop
+from vision.render import TruthDie
 from vision.scenes import COLOUR_NAMES, random_scene
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "dice"
@@ -166,6 +167,17 @@ def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: fl
     return np.ascontiguousarray(out)
 
 
+def boxed(rng: np.random.Generator, die: TruthDie) -> tuple[float, float, float]:
+    """Where a detector may box a rendered die, as (centre x, centre y, side) px: anywhere from its top face
+    alone to the whole die a tilted camera sees (top and side faces), since real photos are labelled both
+    ways (the phone photos box whole dice). So the classifier learns to read the top face of either crop."""
+    whole = np.array([die.box, *die.sides], np.float64)
+    top = np.array(die.box, np.float64)
+    share = rng.uniform(0, 1)
+    x1, y1, x2, y2 = (1 - share) * top + share * np.r_[whole[:, :2].min(axis=0), whole[:, 2:].max(axis=0)]
+    return (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)
+
+
 def drawn(rng: np.random.Generator, share: float) -> bool:
     """True for about `share` of the calls; with no share, never, and no number is drawn (the scenes of the
     committed weights stay as they were)."""
@@ -196,7 +208,7 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         side = max(x2 - x1, y2 - y1)
         sides.append(((x1 + x2) / 2, (y1 + y2) / 2, side))
         for _ in range(copies):
-            crops.append(jittered_crop(rng, image, (x1 + x2) / 2, (y1 + y2) / 2, side, upright))
+            crops.append(jittered_crop(rng, image, *boxed(rng, t), upright))
             values.append(value_class(t.value))
             colours.append(COLOUR_INDEX[t.colour])
     shown = [(t.sides[int(rng.integers(0, len(t.sides)))], i)  # a side face of each die, when upright

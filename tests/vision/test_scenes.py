@@ -388,3 +388,17 @@ def test_oblique_scenes_reach_the_perspective_of_phones_close_over_a_table():
     # the training phone photos' dice grow up to 3.5 times from the frame's top to bottom (the 90th
     # percentile; 6.6 at most): the steepest oblique camera must reach that
     assert math.exp(DEPTH * math.sin(math.radians(OBLIQUE_TILT))) > 3.5
+
+
+def test_a_die_is_cropped_for_the_classifier_as_a_detector_may_box_it_from_its_top_face_to_the_whole_die():
+    from vision.diceset import boxed
+    from vision.render import TruthDie
+
+    flat = TruthDie(3, "d6", "red", (100, 100, 140, 140))  # straight down: no side shows
+    assert boxed(np.random.default_rng(0), flat) == (120, 120, 40)
+    tilted = TruthDie(3, "d6", "red", (100, 100, 140, 120), ((100, 120, 140, 150),))  # a side below its top
+    got = [boxed(np.random.default_rng(seed), tilted) for seed in range(200)]
+    for cx, cy, side in got:
+        assert cx == 120 and 110 <= cy <= 125 and 40 <= side <= 50
+    ys = [cy for _, cy, _ in got]
+    assert min(ys) < 112 and max(ys) > 123  # both ends are drawn: the top face alone, the whole die
