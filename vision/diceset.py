@@ -192,7 +192,8 @@ LOOKALIKE_SIZE = (0.8, 3.0)  # their size in that thing's widths: the token alon
 
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
                 upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
-    """Crops of one rendered scene: each die `copies` times (value and colour class) and `negatives`
+    """Crops of one rendered scene: each die `copies` times (value and colour class; each boxed as a detector
+    may box it, `boxed`) and `negatives`
     crops of die size that show no top face (table, clutter, a side face, between dice), and
     `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token), and
     `LOOKALIKE_NEGATIVES` centred on a number token, a round token or a card: class 0.
