@@ -6,7 +6,8 @@
 
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
-2. Classifier: colour crops of rendered dice, of what the trained detector finds in more renders
+2. Classifier: colour crops of rendered dice (each boxed anywhere from its top face alone to the whole die,
+   `diceset.boxed`), of what the trained detector finds in more renders
    (`_found_crops`) and of the training photos' dice as it finds them (so it learns the crops it will be
    given), and of what the detector takes for a die where there is none (class "none"); the real crops
    also in other colours (`recolour`).
