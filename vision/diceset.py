@@ -171,10 +171,10 @@ def boxed(rng: np.random.Generator, die: TruthDie) -> tuple[float, float, float]
     """Where a detector may box a rendered die, as (centre x, centre y, side) px: anywhere from its top face
     alone to the whole die a tilted camera sees (top and side faces), since real photos are labelled both
     ways (the phone photos box whole dice). So the classifier learns to read the top face of either crop."""
-    whole = np.array([die.box, *die.sides], np.float64)
-    top = np.array(die.box, np.float64)
+    faces = np.array([die.box, *die.sides], np.float64)  # the top face first
+    whole = np.r_[faces[:, :2].min(axis=0), faces[:, 2:].max(axis=0)]
     share = rng.uniform(0, 1)
-    x1, y1, x2, y2 = (1 - share) * top + share * np.r_[whole[:, :2].min(axis=0), whole[:, 2:].max(axis=0)]
+    x1, y1, x2, y2 = (1 - share) * faces[0] + share * whole
     return (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)
 
 
@@ -193,8 +193,8 @@ LOOKALIKE_SIZE = (0.8, 3.0)  # their size in that thing's widths: the token alon
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
                 upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class; each boxed as a detector
-    may box it, `boxed`) and `negatives`
-    crops of die size that show no top face (table, clutter, a side face, between dice), and
+    may box it, `boxed`) and `negatives` crops of die size that show no top face (table, clutter, a side
+    face, between dice), and
     `LARGE_NEGATIVES` a few dice across (a printed board's hex and its number token), and
     `LOOKALIKE_NEGATIVES` centred on a number token, a round token or a card: class 0.
     `upright` crops keep the frame's down (`jittered_crop`), and each die a tilted camera sees the sides

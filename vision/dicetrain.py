@@ -7,10 +7,9 @@
 1. Detector: rendered tiles (`vision.diceset.render_tile`) and tiles of the training photos, a
    CenterNet loss (focal loss on the heatmap of top-face centres, L1 on log size and offset).
 2. Classifier: colour crops of rendered dice (each boxed anywhere from its top face alone to the whole die,
-   `diceset.boxed`), of what the trained detector finds in more renders
-   (`_found_crops`) and of the training photos' dice as it finds them (so it learns the crops it will be
-   given), and of what the detector takes for a die where there is none (class "none"); the real crops
-   also in other colours (`recolour`).
+   `diceset.boxed`), of what the trained detector finds in more renders (`_found_crops`) and of the training
+   photos' dice as it finds them (so it learns the crops it will be given), and of what the detector takes
+   for a die where there is none (class "none"); the real crops also in other colours (`recolour`).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
@@ -972,7 +971,7 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
     grey, so the threshold that depends on both is measured twice: first at temperature 1 with the colour
     head alone, then with what was measured there (each run starts alike, so the same models give the same
     calibration whatever their meta said before). The training run and `--recalibrate` write the answer as
-    it is, so no caller reorders its two floats."""
+    it is."""
     scenes = [scene for part in renders.values() for scene in part]
     sets = {"held-out renders": scenes}
     for name, image, labels in photos:
