@@ -14,8 +14,9 @@
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
    the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
-   scenes held out of training and on each set of training photos, weighed alike) and the classifier's
-   temperature on the peaks found in the held-out scenes (`reader_logits`); both go to the meta JSON
+   scenes held out of training and on each set of training photos, weighed alike), the weight of the
+   classifier's "no die" there (`no_die_weight`, on the held-out scenes alone) and the classifier's
+   temperature on the peaks found in the held-out scenes (`reader_logits`); all go to the meta JSON
    beside the weights. `--recalibrate` does only this step for the models already in --out.
    It measures the classifier as the reader runs it: made int8 just before (`quantise`, ONNX Runtime's
    static quantisation on crops of the held-out scenes), which reads as well in about 30 % less time.
@@ -63,6 +64,7 @@ from vision.learned import (
     may_be_grey,
     member_path,
     pooled,
+    weighed,
 )
 
 Log = print
@@ -505,6 +507,7 @@ def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 
 PEAK_GRID = tuple(round(0.1 + 0.05 * k, 2) for k in range(11))  # peak thresholds tried: 0.10 .. 0.60
+NO_DIE_GRID = tuple(0.5 * k for k in range(-1, 7))  # weights of "no die" tried (`weighed`): -0.5 .. 3.0
 
 
 def _held_out_scene(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, list[bench.Label]]:
@@ -564,6 +567,25 @@ def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
     return best, tried
 
 
+def no_die_weight(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, tuple[int, int]]]]:
+    """The weight of the classifier's "no die" (`vision.learned.weighed`, from `NO_DIE_GRID`) at which the
+    whole reader gets the most dice's values right less false dice in held-out renders, at its peak
+    threshold: the classifier learned "no die" as often as its training crops showed it, not as often as the
+    detector's peaks are none. Only held-out scenes measure it: the training photos' own false finds were
+    among the classifier's training crops, so they would show it keeping out more than it does. Ties go to
+    the weight nearest 0. Also, for each weight tried, (right, false)."""
+    tried = []
+    for w in NO_DIE_GRID:
+        reader.no_die = w
+        tally = bench.Tally(kinds=False)
+        for image, labels in scenes:
+            bench.score_photo(tally, "held-out renders", labels, reader.read(image))
+        tried.append((w, (tally.dice_right, tally.false_dice)))
+    best, _ = max(tried, key=lambda r: (r[1][0] - r[1][1], -abs(r[0])))
+    reader.no_die = best
+    return best, tried
+
+
 def found_labels(found: list[Found], boxes: list[tuple[float, float, float, float]]) -> list[int | None]:
     """For each labelled box (x1, y1, x2, y2 px), the index of the found die on it (the label's centre
     within half the found die's size of its centre; nearest pairs first, one die a label), or None."""
@@ -578,9 +600,9 @@ def found_labels(found: list[Found], boxes: list[tuple[float, float, float, floa
 
 
 def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
-    """The classifier's face logits (turns, n, classes) for every die the detector finds in held-out scenes,
-    and the true class of each (the value of the die it lies on, or "no die"): what the reader's confidence
-    says."""
+    """The classifier's face logits (turns, n, classes), "no die" `weighed` as the reader weighs it, for every
+    die the detector finds in held-out scenes, and the true class of each (the value of the die it lies on,
+    or "no die"): what the reader's confidence says."""
     logits, truth = [], []
     for image, labels in scenes:
         found = reader.detect(image)
@@ -590,7 +612,7 @@ def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
         for label, j in zip(labels, found_labels(found, [lb.box for lb in labels]), strict=True):
             if j is not None:
                 classes[j] = VALUES.index(str(label.value))
-        logits.append(reader.logits(image, found)[0])
+        logits.append(weighed(reader.logits(image, found)[0], reader.no_die))
         truth += classes
     return np.concatenate(logits, axis=1), np.array(truth, np.int64)
 
@@ -956,12 +978,13 @@ def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
 
 
 #: what `calibrate` measures, in the order the meta JSON keeps them
-MEASURED = ("temperature", "detect_min", "kind", "sure")
+MEASURED = ("temperature", "detect_min", "no_die", "kind", "sure")
 
 
 def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log) -> dict:
     """What the reader's meta says of its calibration, under the meta's keys (`MEASURED`): its peak
-    threshold (`reader_threshold` on the held-out renders and each set of training photos), its temperature
+    threshold (`reader_threshold` on the held-out renders and each set of training photos, "no die" as
+    trained), the weight of its "no die" there (`no_die_weight`, on the held-out renders), its temperature
     (on the peaks it then finds in the held-out renders), its kind model (`kind_model`, on the dice it then
     reads there) and its sure bar (`sure_bar`, on its readings there).
     `renders`: the held-out renders by how they were drawn (from above, oblique); all of them count as one
@@ -980,7 +1003,9 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
     reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
     with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
+            reader.no_die = 0.0
             detect_min, tried = reader_threshold(reader, sets)
+            no_die, weights = no_die_weight(reader, scenes)
             logits, truth = reader_logits(reader, scenes)
             reader.temperature = t = temperature(logits, truth)
             reader.kind_model = kind = kind_model(reader, scenes)
@@ -988,15 +1013,18 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
                                                             for name, (right, false) in counts.items()))
+    for weight, (right, false) in weights:
+        log(f"  no die weighed {weight:+.1f}: held-out renders {right} right, {false} false")
     right = float((pooled(logits, t).argmax(1) == truth).mean())
-    log(f"peak threshold {detect_min:.2f}; in the held-out renders {len(truth)} peaks, {100 * right:.2f} % "
-        f"classed right; temperature {t:.2f}; kind model {', '.join(f'{w:.3f}' for w in kind)}")
+    log(f"peak threshold {detect_min:.2f}; no die weighed {no_die:+.1f}; in the held-out renders "
+        f"{len(truth)} peaks, {100 * right:.2f} % classed right; temperature {t:.2f}; "
+        f"kind model {', '.join(f'{w:.3f}' for w in kind)}")
     for name, (bar_there, bars) in measured.items():
         log(f"  {name}: readings at least as probable as: " + "; ".join(
             f"{bar:.4f} {right}/{count} right" for bar, right, count in bars) + f"; its bar {bar_there:.4f}")
     log(f"sure bar {sure:.4f}: readings at least as probable were right at least {100 * SURE_RIGHT:.1f} % "
         f"of the time in each kind of held-out render ({', '.join(measured)}), at every bar from it up")
-    return dict(zip(MEASURED, (t, detect_min, list(kind), sure), strict=True))
+    return dict(zip(MEASURED, (t, detect_min, no_die, list(kind), sure), strict=True))
 
 
 SURE_RIGHT = 0.995  # the share of readings at or above the sure bar that must be right (issue 29's target)
@@ -1038,7 +1066,7 @@ def strictest_bar(reader: LearnedReader, renders: dict[str, Scenes]
 
 
 def recalibrate(args, log=Log) -> int:
-    """`companion train dice --recalibrate`: measure the peak threshold and temperature of the models in
+    """`companion train dice --recalibrate`: measure the calibration (`calibrate`) of the models in
     --out again (after a change to how they are measured), without training; rewrites only the meta JSON."""
     out = Path(args.out)
     reader = LearnedReader.in_folder(out, args.threads)
@@ -1046,7 +1074,9 @@ def recalibrate(args, log=Log) -> int:
     reader.turns, reader.mirror = looks["turns"], looks["mirror"]
     renders = calibration_renders(args)
     measured = calibrate(reader, renders, training_photos(diceset.SHARED), log)
-    # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten
-    save_meta({**reader.meta, **looks, **measured}, out)
+    # the models' own meta (crop width, seed, ...: facts of their training) with what was measured rewritten,
+    # the measured keys first and in their order, as a training run writes them (`_meta`)
+    meta = {**reader.meta, **looks, **measured}
+    save_meta({**{key: meta[key] for key in MEASURED}, **meta}, out)
     log(f"saved {out / META.name}")
     return 0

@@ -30,8 +30,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   (meta "sure", the least probability at which readings of the held-out renders were right at least
   99.5 % of the time, however high the bar was raised) becomes `SURE`, the table's default certainty
   threshold, so that by default the table proposes as certain only readings as sure as those.
-- No threshold is set by hand: the detector's peak threshold (`detect_min`), the classifier's
-  temperature and the sure bar are measured on held-out renders by `companion train dice` and stored in
+- No threshold is set by hand: the detector's peak threshold (`detect_min`), the weight of "no die"
+  (`no_die`: added to that class's logit, since how often the detector's peaks are no die differs from how
+  often the classifier's training crops were), the classifier's temperature and the sure bar are measured
+  on held-out renders (and the first two on the training photos) by `companion train dice` and stored in
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
@@ -231,6 +233,14 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def weighed(logits: np.ndarray, no_die: float) -> np.ndarray:
+    """Face logits (..., len(VALUES)) with `no_die` added to the "no die" class's: the prior of a peak being
+    no die, as measured for the reader (meta "no_die"), in place of the share the training crops had."""
+    out = np.array(logits, np.float32)
+    out[..., 0] += no_die
+    return out
+
+
 def pooled(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     """A die read in several turns, logits (turns, n, classes) -> probabilities (n, classes): the mean of
     the turns' probabilities, so turns that disagree make a reading less sure. The one place the turns are
@@ -266,6 +276,7 @@ class LearnedReader:
     others: tuple = ()  # the classifier ensemble's other members' sessions (`member_path`)
     kind_model: tuple[float, ...] = KIND_FROM_COLOUR
     sure: float | None = None  # the sure bar, a probability (`confidence`)
+    no_die = 0.0  # added to the "no die" logit of each look (`weighed`)
     mirror = False
     upright = False
     context = CONTEXT
@@ -280,6 +291,7 @@ class LearnedReader:
             raise ValueError(f"{meta} holds no calibrated detect_min (the detector's peak threshold): "
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
+        self.no_die = float(self.meta.get("no_die", 0.0))  # likewise (none before 2026-11-30)
         self.sure = float(self.meta["sure"]) if "sure" in self.meta else None
         if self.sure is not None and not 0.0 < self.sure <= 1.0:
             raise ValueError(f"{meta}: 'sure' must be a probability above 0 and at most 1, not {self.sure}")
@@ -377,16 +389,19 @@ class LearnedReader:
 
     def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)),
-        its turns `pooled` (averaging their logits instead ranked right readings above wrong ones less well
-        on the calibration renders)."""
+        "no die" `weighed` as measured, its turns `pooled` (averaging their logits instead ranked right
+        readings above wrong ones less well on the calibration renders)."""
         values, colours = self.logits(frame, found)
-        return pooled(values, self.temperature), pooled(colours)
+        return pooled(weighed(values, self.no_die), self.temperature), pooled(colours)
 
     def read_crop(self, image: np.ndarray) -> Die | None:
-        """The one die a crop is known to hold (it fills most of it), or None when it reads as no die."""
+        """The one die a crop is known to hold (it fills most of it), or None when it reads as no die.
+        "No die" is not weighed (`no_die`): that weight is how often the detector's peaks are none, and
+        this crop was cut round a die."""
         h, w = image.shape[:2]
         side = CROP_FILL * min(h, w)
-        values, colours = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)])
+        values, colours = self.logits(image, [Found(w / 2, h / 2, side, side, 1.0)])
+        values, colours = pooled(values, self.temperature), pooled(colours)
         best = int(values[0].argmax())
         if best == 0:
             return None

@@ -368,6 +368,36 @@ def test_the_peak_threshold_is_the_one_where_the_whole_reader_is_right_most_less
     assert dict(tried)[0.1] == {"renders": (2, 3)} and dict(tried)[0.5] == {"renders": (1, 0)}
 
 
+class _Weighed(_Thresholded):
+    """A reader whose classifier keeps its weak false dice out from a "no die" weight of 1, and its weak real
+    die out from 2.5."""
+
+    no_die = 0.0
+
+    def read(self, image):
+        dice = super().read(image)
+        if self.no_die >= 1.0:
+            dice = [d for d in dice if d.confidence != 0.5]
+        if self.no_die >= 2.5:
+            dice = [d for d in dice if d.confidence != 0.6]
+        return dice
+
+
+def test_the_weight_of_no_die_is_the_least_at_which_the_reader_is_right_most_less_false_dice():
+    from vision.bench import Label
+    from vision.dicetrain import NO_DIE_GRID, no_die_weight
+
+    scenes = [(np.zeros((100, 200, 3), np.uint8), [Label(3, (10, 10, 30, 30)), Label(5, (60, 10, 80, 30))])]
+    reader = _Weighed()
+    reader.detect_min = 0.1  # the false dice are found
+    best, tried = no_die_weight(reader, scenes)
+    assert best == 1.0 and reader.no_die == 1.0  # they are kept out, the weak real die is not
+    assert [w for w, _ in tried] == list(NO_DIE_GRID)
+    assert dict(tried)[0.5] == (2, 3) and dict(tried)[3.0] == (1, 0)
+    reader.detect_min = 0.3  # no false die found: no weight is needed, and none is taken
+    assert no_die_weight(reader, scenes)[0] == 0.0
+
+
 def test_each_set_weighs_alike_in_the_peak_threshold_whatever_its_number_of_dice():
     from vision.bench import Label
     from vision.dicetrain import reader_threshold
@@ -837,7 +867,8 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
     monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
     answers = [{key: committed[key] for key in dicetrain.MEASURED},  # what each recalibration below measures
-               {"temperature": 1.1, "detect_min": 0.35, "kind": [1.0, -8.0, 1.0, -2.0], "sure": 0.97}]
+               {"temperature": 1.1, "detect_min": 0.35, "no_die": 0.5, "kind": [1.0, -8.0, 1.0, -2.0],
+                "sure": 0.97}]
     monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
         measured.append(reader.context) or answers.pop(0)))
 
@@ -853,8 +884,9 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     del older["mirror"]  # and from before the detector looked at the mirrored frame
     saved = json.loads(recalibrate(older))
     assert measured[-1] == pytest.approx(CONTEXT + 0.2)  # measured as they read
-    assert saved == {**older, "temperature": 1.1, "detect_min": 0.35, "kind": [1.0, -8.0, 1.0, -2.0],
-                     "sure": 0.97, "mirror": dicetrain.MIRROR}
+    assert saved == {**older, "temperature": 1.1, "detect_min": 0.35, "no_die": 0.5,
+                     "kind": [1.0, -8.0, 1.0, -2.0], "sure": 0.97, "mirror": dicetrain.MIRROR}
+    assert list(saved)[:len(dicetrain.MEASURED)] == list(dicetrain.MEASURED)  # first, as training writes
 
 
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
@@ -892,6 +924,7 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     assert got[0] == got[1]
     assert list(got[0]) == list(json.loads(META.read_text()))[:len(dicetrain.MEASURED)]  # the meta's keys
     assert got[0]["detect_min"] in dicetrain.PEAK_GRID and 0.5 <= got[0]["temperature"] <= 5
+    assert got[0]["no_die"] in dicetrain.NO_DIE_GRID
     assert len(got[0]["kind"]) == 4 and isinstance(got[0]["kind"], list)
     assert got[0]["sure"] in dicetrain.SURE_GRID or got[0]["sure"] == 1.0
 
@@ -1046,3 +1079,30 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
     assert values.tolist() == finds and 0 < np.count_nonzero(values) < len(values)  # dice and false finds
     assert np.array_equal(colours == -1, values == 0)  # a die's colour is known, no die has none
+
+
+def test_the_weight_of_no_die_is_added_to_that_class_alone_and_leaves_the_logits_given_as_they_were():
+    from vision.learned import weighed
+
+    logits = np.arange(2 * 3 * 13, dtype=np.float32).reshape(2, 3, 13)
+    out = weighed(logits, 1.5)
+    assert np.array_equal(out[..., 0], logits[..., 0] + 1.5) and np.array_equal(out[..., 1:], logits[..., 1:])
+    assert np.array_equal(logits, np.arange(2 * 3 * 13, dtype=np.float32).reshape(2, 3, 13))
+
+
+def test_the_reader_weighs_no_die_as_its_meta_says():
+    from vision import dicetrain
+
+    image, _ = dicetrain._held_out_scene((5, 4, 0, False))
+    reader = LearnedReader()  # the committed models and meta
+    assert reader.no_die == reader.meta.get("no_die", 0.0)
+    found = reader.detect(image)
+    values, _ = reader.classify(image, found)
+    assert len(found) and (values.argmax(axis=1) > 0).any()  # it reads dice here
+    f = found[0]
+    cut = image[int(f.cy - f.h / 1.6):int(f.cy + f.h / 1.6), int(f.cx - f.w / 1.6):int(f.cx + f.w / 1.6)]
+    plain = reader.read_crop(cut)
+    assert plain is not None  # a die (a 3, as it happens)
+    reader.no_die += 50.0  # "no die" outweighs any face: nothing is read
+    assert reader.read(image) == [] and (reader.classify(image, found)[0].argmax(axis=1) == 0).all()
+    assert reader.read_crop(cut) == plain  # but a crop cut round a die is read as it was: not weighed
