@@ -33,7 +33,7 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
 - No threshold is set by hand: the detector's peak threshold (`detect_min`), the weight of "no die"
   (`no_die`: added to that class's logit, since how often the detector's peaks are no die differs from how
   often the classifier's training crops were), the classifier's temperature and the sure bar are measured
-  on held-out renders (and the first two on the training photos) by `companion train dice` and stored in
+  on held-out renders (the peak threshold also on the training photos) by `companion train dice`, stored in
   the model's meta JSON beside the weights; the certainty a reading must reach is the caller's (the
   table's `confidence_threshold`).
 The small grey 1-4 die is told from a d6 by its grey body and its size beside the d6s where it lies
