@@ -543,6 +543,14 @@ def calibration_renders(args) -> dict[str, Scenes]:
     return {"from above": calibration_scenes(args), "oblique": calibration_scenes(args, oblique=True)}
 
 
+def right_and_false(reader: LearnedReader, scenes: Scenes) -> tuple[int, int]:
+    """The dice the reader reads right (values; kinds left out) and the false dice it reads, in the scenes."""
+    tally = bench.Tally(kinds=False)
+    for image, labels in scenes:
+        bench.score_photo(tally, "", labels, reader.read(image))
+    return tally.dice_right, tally.false_dice
+
+
 def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
@@ -554,13 +562,7 @@ def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
-        counts = {}
-        for name, scenes in sets.items():
-            tally = bench.Tally(kinds=False)
-            for image, labels in scenes:
-                bench.score_photo(tally, name, labels, reader.read(image))
-            counts[name] = (tally.dice_right, tally.false_dice)
-        tried.append((t, counts))
+        tried.append((t, {name: right_and_false(reader, scenes) for name, scenes in sets.items()}))
     dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
     best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
     reader.detect_min = best
@@ -577,10 +579,7 @@ def no_die_weight(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tu
     tried = []
     for w in NO_DIE_GRID:
         reader.no_die = w
-        tally = bench.Tally(kinds=False)
-        for image, labels in scenes:
-            bench.score_photo(tally, "held-out renders", labels, reader.read(image))
-        tried.append((w, (tally.dice_right, tally.false_dice)))
+        tried.append((w, right_and_false(reader, scenes)))
     best, _ = max(tried, key=lambda r: (r[1][0] - r[1][1], -abs(r[0])))
     reader.no_die = best
     return best, tried

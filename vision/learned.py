@@ -292,6 +292,8 @@ class LearnedReader:
                              "run 'companion train dice'")
         self.detect_min = float(self.meta["detect_min"])  # measured on held-out renders by the training
         self.no_die = float(self.meta.get("no_die", 0.0))  # likewise (none before 2026-11-30)
+        if not math.isfinite(self.no_die):
+            raise ValueError(f"{meta}: 'no_die' must be a number, not {self.meta['no_die']!r}")
         self.sure = float(self.meta["sure"]) if "sure" in self.meta else None
         if self.sure is not None and not 0.0 < self.sure <= 1.0:
             raise ValueError(f"{meta}: 'sure' must be a probability above 0 and at most 1, not {self.sure}")
@@ -387,12 +389,15 @@ class LearnedReader:
         views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
-    def classify(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+    def classify(self, frame: np.ndarray, found: list[Found], no_die: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)),
-        "no die" `weighed` as measured, its turns `pooled` (averaging their logits instead ranked right
-        readings above wrong ones less well on the calibration renders)."""
+        "no die" `weighed` by `no_die` (the reader's measured weight when None), its turns `pooled`
+        (averaging their logits instead ranked right readings above wrong ones less well on the calibration
+        renders)."""
         values, colours = self.logits(frame, found)
-        return pooled(weighed(values, self.no_die), self.temperature), pooled(colours)
+        weight = self.no_die if no_die is None else no_die
+        return pooled(weighed(values, weight), self.temperature), pooled(colours)
 
     def read_crop(self, image: np.ndarray) -> Die | None:
         """The one die a crop is known to hold (it fills most of it), or None when it reads as no die.
@@ -400,8 +405,7 @@ class LearnedReader:
         this crop was cut round a die."""
         h, w = image.shape[:2]
         side = CROP_FILL * min(h, w)
-        values, colours = self.logits(image, [Found(w / 2, h / 2, side, side, 1.0)])
-        values, colours = pooled(values, self.temperature), pooled(colours)
+        values, colours = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)], no_die=0.0)
         best = int(values[0].argmax())
         if best == 0:
             return None

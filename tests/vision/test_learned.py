@@ -808,6 +808,16 @@ def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_
         LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
 
 
+def test_a_meta_whose_weight_of_no_die_is_no_number_is_refused(tmp_path):
+    from vision.learned import CLASSIFIER, DETECTOR, META
+
+    meta = json.loads(META.read_text())
+    meta["no_die"] = "nan"  # float() takes it, and every reading would then be no die
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="'no_die' must be a number"):
+        LearnedReader(DETECTOR, CLASSIFIER, tmp_path / "meta.json")
+
+
 def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_see_it(tmp_path):
     from vision.learned import CONTEXT, DETECTOR, META
 
