@@ -16,7 +16,8 @@ their values typed by the player. From them it learns
   A die found at a spot is dropped when the frame there still looks like the empty photo: the
   difference of the two looks (`difference`, grey levels 0..255) is below the cut-off. The cut-off
   is learned from the roll photo: the geometric mean of the smallest difference at a typed die and
-  the largest at a spot the dice left free (or, with no free spot, the largest on the plain table;
+  the largest at a spot the dice left free (clear of every die by CONTEXT box sides, so that its look
+  takes in no die; or, with no free spot, the largest on the plain table;
   half the smallest die's difference where that is nothing at all).
 A calibration applies to frames of its photos' size; the die size is scaled to frames of another
 size, and the empty-table check is skipped there (the camera's view has changed).
@@ -267,7 +268,7 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i])
                    for i in unlike), key=lambda d: d.place.cx)
     die_px = float(np.median([d.place.side for d in dice]))
-    free = [s for s in spots if not any(s.covers(d.place.cx, d.place.cy, d.place.side) for d in dice)]
+    free = [s for s in spots if _clear_of(s.cx, s.cy, s.side, [d.place for d in dice])]
     at_dice = min(d.place.difference for d in dice)
     at_empty = max((s.difference for s in free), default=plain)
     if at_empty >= at_dice:
@@ -300,4 +301,10 @@ def _clear_places(shape: tuple[int, ...], avoid: list[Place], side: float) -> li
     step = 2 * side
     return [(float(x), float(y)) for y in np.arange(side, height - side, step)
             for x in np.arange(side, width - side, step)
-            if all(math.hypot(x - p.cx, y - p.cy) > CONTEXT * max(side, p.side) for p in avoid)]
+            if _clear_of(x, y, side, avoid)]
+
+
+def _clear_of(cx: float, cy: float, side: float, places: list[Place]) -> bool:
+    """True when a box of `side` px centred at (cx, cy) is clear of every place by CONTEXT box sides, so
+    that a look at it (`difference`) sees none of them."""
+    return all(math.hypot(cx - p.cx, cy - p.cy) > CONTEXT * max(side, p.side) for p in places)

@@ -11,11 +11,11 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
 - The detector (CenterNet-style: a heatmap of top-face centres, their size and sub-cell offset at a
   quarter of its input) looks at the frame and at its mirror image (`MIRROR`: the two heatmaps are
   averaged, which on the held-out photos halves the false dice and finds more dice, for a second run of
-  the detector) at a working scale that follows the dice: with a calibrated
-  die size the frame is scaled so a die is `WORK_DIE` px across; without one, a first look at
-  `COARSE_LONG` px finds the dice, and when they came out small the frame is looked at again,
-  scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as close as
-  the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed by it).
+  the detector) at a working scale that follows the dice (`working_scale`): a first look at
+  `COARSE_LONG` px finds the dice, and when they came out smaller than `SMALL_DIE` the frame is looked
+  at again, scaled to make them `WORK_DIE` px; when it found none, the frame is looked at again as
+  close as the reader looks (dice of 15-25 px, shrunk to a few px by the first look, are often missed
+  by it). A calibrated die size stands in for the first look's: the same scale, one look fewer.
 - The classifier reads each die from the full-size frame: a colour crop `CONTEXT` times the die's
   box, resampled to `CROP` px, so a 15 px die and a 150 px one look alike to it. The committed classifier
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
@@ -107,6 +107,15 @@ def working_size(width: int, height: int, scale: float) -> tuple[int, int]:
     """The detector's input size (w, h) px for a frame scaled by `scale`: multiples of MULTIPLE."""
     return (max(MULTIPLE, round(width * scale / MULTIPLE) * MULTIPLE),
             max(MULTIPLE, round(height * scale / MULTIPLE) * MULTIPLE))
+
+
+def working_scale(die_px: float, coarse: float, closest: float) -> float:
+    """The scale a frame whose dice are `die_px` px across is looked at: the first look's (`coarse`)
+    where they are at least SMALL_DIE px there, otherwise the one that makes them WORK_DIE px (at most
+    `closest`)."""
+    if die_px * coarse >= SMALL_DIE:
+        return coarse
+    return min(closest, WORK_DIE / die_px)
 
 
 def to_input(image: np.ndarray) -> np.ndarray:
@@ -351,21 +360,20 @@ class LearnedReader:
         return one_per_face(self.candidates(frame, scale, self.detect_min))
 
     def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
-        """Dice in the frame, looked at the scale that makes them WORK_DIE px (`die_px`: calibrated side)."""
+        """Dice in the frame, looked at the `working_scale` of their size: the calibrated `die_px` (px in the
+        frame) when given, otherwise the median size of the dice a first look at `COARSE_LONG` px found."""
         longest = max(frame.shape[:2])
         closest = min(1.0, MAX_LONG / longest)  # the closest look: never enlarged, at most MAX_LONG
-        if die_px:
-            return self.detect_at(frame, min(closest, WORK_DIE / die_px))
         coarse = min(1.0, COARSE_LONG / longest)
+        if die_px:  # the calibrated size stands in for the first look's
+            return self.detect_at(frame, working_scale(die_px, coarse, closest))
         found = self.detect_at(frame, coarse)
         if coarse >= 1.0:
             return found
         if not found:  # the first look shrinks a 15 px die to a few px: nothing seen is not yet no dice
             return self.detect_at(frame, closest)
-        typical = float(np.median([max(f.w, f.h) for f in found])) * coarse  # every peak >= detect_min
-        if typical < SMALL_DIE:
-            return self.detect_at(frame, min(closest, WORK_DIE / typical * coarse))
-        return found
+        scale = working_scale(float(np.median([max(f.w, f.h) for f in found])), coarse, closest)
+        return found if scale == coarse else self.detect_at(frame, scale)
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """The classifiers' face (looks, n, len(VALUES)) and colour (looks, n, len(COLOURS)) logits for

@@ -142,6 +142,24 @@ def test_the_empty_cutoff_is_learned_from_the_photos_not_set_by_hand():
         assert max(s.difference for s in cal.spots) < cal.empty_cutoff < at_dice
 
 
+def test_a_spot_of_the_empty_table_whose_look_takes_in_a_die_is_not_taken_for_a_changed_table():
+    empty = table(0)
+
+    class Smudge(Double):  # also takes a smudge of the empty table, just beside the first die, for a die
+        def detect(self, frame, die_px=None):
+            return super().detect(frame, die_px) + ([Found(116, 100, 30, 30, 0.9)] if frame is empty else [])
+
+    roll = roll_photo(1, dice={k: v for k, v in ROLL.items() if v[1] != "cream"})
+    cv2.rectangle(roll, (485, 185), (514, 214), (90, 120, 200), -1)  # the cream 1, barely unlike the table
+    at_smudge = difference(roll, empty, 116, 100, 30)  # its look takes in a third of the red 3
+    at_faint_die = difference(roll, empty, 500, 200, 30)
+    assert at_smudge > at_faint_die  # counted as free table, the table would seem to have changed
+    cal = learn_table(Smudge(ROLL), empty, roll, [3, 5, 1])
+    assert cal.colours == ["red", "red", "cream"]
+    assert (116, 100) in [(round(s.cx), round(s.cy)) for s in cal.spots]
+    assert max(s.difference for s in cal.spots if s.cx > 150) < cal.empty_cutoff < at_faint_die
+
+
 def test_a_speck_of_the_empty_table_is_not_read_as_a_die_with_the_calibration():
     cal, reader = calibrated()
     later = {(420, 380): (6, "blue")}

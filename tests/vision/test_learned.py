@@ -17,6 +17,7 @@ from vision.learned import (
     CLASSIFIER,
     CROP,
     MAX_LONG,
+    SMALL_DIE,
     STRIDE,
     WORK_DIE,
     Found,
@@ -24,6 +25,7 @@ from vision.learned import (
     crop,
     peaks,
     turned,
+    working_scale,
     working_size,
 )
 
@@ -132,10 +134,25 @@ class _Looks(LearnedReader):
         return [Found(100, 100, self.die, self.die, 0.9)] if self.die * scale >= self.seen_from else []
 
 
-def test_the_working_scale_follows_a_calibrated_die_size():
-    reader = _Looks(die=60)
-    reader.detect(np.zeros((720, 1280, 3), np.uint8), die_px=60)
-    assert reader.scales == [pytest.approx(WORK_DIE / 60)]
+def test_a_calibrated_die_size_chooses_the_look_the_first_look_would_without_taking_it():
+    frame = np.zeros((720, 1280, 3), np.uint8)  # the first look (320 px) sees dice at a quarter of their size
+    small = _Looks(die=40)  # 10 px there: looked at so they are WORK_DIE px
+    small.detect(frame, die_px=40)
+    assert small.scales == [pytest.approx(WORK_DIE / 40)]
+    large = _Looks(die=120)  # 30 px there: read at the first look's scale
+    large.detect(frame, die_px=120)
+    assert large.scales == [pytest.approx(0.25)]
+    for die in (30, 52, 60, 120, 400):  # the same scale as without calibration, one look fewer
+        calibrated, plain = _Looks(die=die), _Looks(die=die)
+        calibrated.detect(frame, die_px=die)
+        plain.detect(frame)
+        assert calibrated.scales == plain.scales[-1:]
+
+
+def test_working_scale_keeps_the_first_look_for_dice_at_least_small_die_there():
+    assert working_scale(SMALL_DIE * 4, 0.25, 0.75) == 0.25
+    assert working_scale(SMALL_DIE * 4 - 1, 0.25, 0.75) == pytest.approx(WORK_DIE / (SMALL_DIE * 4 - 1))
+    assert working_scale(10, 0.25, 0.75) == 0.75  # never closer than the closest look
 
 
 def test_small_dice_are_looked_at_again_larger_and_large_ones_are_not():
