@@ -10,6 +10,9 @@ Both photos come from the table's own camera: the empty table, then one roll of 
 their values typed by the player. From them it learns
 - `die_px`: the d6's top-face side in px, the median of the found dice's box sides; the learned
   reader's working scale follows it;
+- `work_px`: their side at the scale the roll read as typed: the reader's own (`working_scale`) when
+  it does, otherwise the first of looks `CLOSER` times closer each that does (dice read less well
+  than they could at the reader's own scale on some tables); later frames are looked at there;
 - each die's body colour as the reader names it (`dice`), so a player can check "red, red, cream";
 - the empty table: `spots`, where the detector finds "dice" on the empty photo (specks, printed dots,
   the tray's edge), or on the roll photo where it looks just like the empty one, and `empty_cutoff`.
@@ -39,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found
+from vision.learned import COLOURS, CONTEXT, VALUES, Found, look_scales, working_scale
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -50,6 +53,7 @@ JSON_NAME = "calibration.json"
 PHOTO_STEM = "empty"  # the empty table's photo: empty-<its hash>.png
 VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
+CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (to the closest)
 
 
 class CalibrationError(VisionError, ValueError):
@@ -89,6 +93,7 @@ class TableCalibration:
     spots: tuple[Place, ...]
     empty_cutoff: float | None
     empty: np.ndarray
+    work_px: float | None = None  # the dice's side (px) where the roll read as typed (None: the reader's)
 
     @property
     def colours(self) -> list[str]:
@@ -137,6 +142,7 @@ class TableCalibration:
             "version": VERSION,
             "frame": [width, height],
             "die_px": round(self.die_px, 2),
+            "work_px": None if self.work_px is None else round(self.work_px, 2),
             "dice": [{"value": d.value, "colour": d.colour, **_place_json(d.place)} for d in self.dice],
             "spots": [_place_json(s) for s in self.spots],
             "empty_cutoff": None if self.empty_cutoff is None else round(self.empty_cutoff, 3),
@@ -185,6 +191,9 @@ def load_table(folder: Path) -> TableCalibration | None:
         die_px = float(record["die_px"])
         if not math.isfinite(die_px) or die_px <= 0:
             raise ValueError(f"die_px {record['die_px']!r} is no size")
+        work_px = record.get("work_px")  # none in calibrations saved before 2026-11-30
+        if work_px is not None and (not math.isfinite(float(work_px)) or float(work_px) <= 0):
+            raise ValueError(f"work_px {work_px!r} is no size")
         cutoff = record["empty_cutoff"]
         if cutoff is not None and (not math.isfinite(float(cutoff)) or float(cutoff) < 0):
             raise ValueError(f"empty_cutoff {cutoff!r} is no difference")
@@ -194,7 +203,8 @@ def load_table(folder: Path) -> TableCalibration | None:
         log.warning("the table calibration in %s is damaged (%s): reading without it; "
                     "run 'companion calibrate table' again", folder, err)
         return None
-    return TableCalibration(die_px, dice, spots, None if cutoff is None else float(cutoff), photo)
+    return TableCalibration(die_px, dice, spots, None if cutoff is None else float(cutoff), photo,
+                            None if work_px is None else float(work_px))
 
 
 def difference(frame: np.ndarray, empty: np.ndarray, cx: float, cy: float, side: float) -> float:
@@ -232,10 +242,13 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
 
     Of what the reader finds in the roll photo, the places that differ from the empty photo about as
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
-    table, not dice: they join the spots. The others are the roll's dice.
+    table, not dice: they join the spots. The others are the roll's dice. Both photos are looked at the
+    scale the reader would read the roll at, and where the roll does not read as typed there, at
+    closer ones (`CLOSER`), until it does.
     Raises CalibrationError with a sentence for the player when the photos differ in size, when there
     are more or fewer dice than values were typed, when the dice read differently from the typed
-    values, or when the empty table changed between the photos as much as under a die."""
+    values, or when the empty table changed between the photos as much as under a die (at every
+    scale: the sentence is that of the reader's own scale)."""
     values = [int(v) for v in values]
     if not values or any(not 1 <= v <= 6 for v in values):
         raise CalibrationError("type the value (1 to 6) on top of each die, e.g. 3 5 1")
@@ -245,13 +258,28 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     first = reader.detect(roll)
     if not first:
         raise _count_error(0, len(values))
-    found = reader.detect(roll, float(np.median([max(f.w, f.h) for f in first])))
+    coarse, closest = look_scales(roll.shape)
+    scale = working_scale(float(np.median([max(f.w, f.h) for f in first])), coarse, closest)
+    refused = []
+    while True:  # the scale the reader would read it at, then closer looks, until the roll reads as typed
+        try:
+            return _learn_at(reader, empty, roll, values, scale)
+        except CalibrationError as err:
+            refused.append(err)
+        if scale >= closest:
+            raise refused[0]  # as the reader reads the roll by itself
+        scale = min(closest, scale * CLOSER)
+
+
+def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int], scale: float
+              ) -> TableCalibration:
+    """`learn_table` with both photos looked at `scale` (see there)."""
+    found = reader.detect_at(roll, scale)
     face_p, colour_p = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
     kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice
     die_px = float(np.median([max(found[i].w, found[i].h) for i in kept])) if kept else 0.0
-    spots = [_measured(roll, empty, Place(s.cx, s.cy, max(s.w, s.h)))
-             for s in reader.detect(empty, die_px or None)]
+    spots = [_measured(roll, empty, Place(s.cx, s.cy, max(s.w, s.h))) for s in reader.detect_at(empty, scale)]
     places = {i: _measured(roll, empty, Place(found[i].cx, found[i].cy, max(found[i].w, found[i].h)))
               for i in kept}
     clear = _clear_places(roll.shape, [*places.values(), *spots], die_px)
@@ -275,7 +303,8 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
         raise CalibrationError("the table changed between the photos as much as under a die: keep the "
                                "camera and the light still, and take both photos again")
     cutoff = math.sqrt(at_empty * at_dice) if at_empty > 0 else at_dice / 2
-    return TableCalibration(die_px, tuple(dice), tuple(spots), cutoff if spots else None, empty)
+    return TableCalibration(die_px, tuple(dice), tuple(spots), cutoff if spots else None, empty,
+                            die_px * scale)
 
 
 def _unlike_the_empty_table(places: dict[int, Place], plain: float) -> list[int]:

@@ -109,6 +109,13 @@ def working_size(width: int, height: int, scale: float) -> tuple[int, int]:
             max(MULTIPLE, round(height * scale / MULTIPLE) * MULTIPLE))
 
 
+def look_scales(shape: tuple[int, ...]) -> tuple[float, float]:
+    """(the first look's scale, the closest look's) for a frame of `shape`: the first look shrinks the
+    longer side to COARSE_LONG px, the closest to MAX_LONG; neither enlarges it."""
+    longest = max(shape[:2])
+    return min(1.0, COARSE_LONG / longest), min(1.0, MAX_LONG / longest)
+
+
 def working_scale(die_px: float, coarse: float, closest: float) -> float:
     """The scale a frame whose dice are `die_px` px across is looked at: the first look's (`coarse`)
     where they are at least SMALL_DIE px there, otherwise the one that makes them WORK_DIE px (at most
@@ -359,14 +366,15 @@ class LearnedReader:
         """Dice found with the frame scaled by `scale` (px in the frame)."""
         return one_per_face(self.candidates(frame, scale, self.detect_min))
 
-    def detect(self, frame: np.ndarray, die_px: float | None = None) -> list[Found]:
+    def detect(self, frame: np.ndarray, die_px: float | None = None, work_px: float | None = None
+               ) -> list[Found]:
         """Dice in the frame, looked at the `working_scale` of their size: the calibrated `die_px` (px in the
-        frame) when given, otherwise the median size of the dice a first look at `COARSE_LONG` px found."""
-        longest = max(frame.shape[:2])
-        closest = min(1.0, MAX_LONG / longest)  # the closest look: never enlarged, at most MAX_LONG
-        coarse = min(1.0, COARSE_LONG / longest)
+        frame) when given, otherwise the median size of the dice a first look at `COARSE_LONG` px found.
+        `work_px`: with `die_px`, the side (px) the table's calibration read its dice at, instead."""
+        coarse, closest = look_scales(frame.shape)
         if die_px:  # the calibrated size stands in for the first look's
-            return self.detect_at(frame, working_scale(die_px, coarse, closest))
+            scale = min(closest, work_px / die_px) if work_px else working_scale(die_px, coarse, closest)
+            return self.detect_at(frame, scale)
         found = self.detect_at(frame, coarse)
         if coarse >= 1.0:
             return found
@@ -428,7 +436,7 @@ class LearnedReader:
         probability of that face). `read` makes them Die readings; training fits the kind model on them."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
-        found = self.detect(frame, die_px)
+        found = self.detect(frame, die_px, table.work_px if table is not None else None)
         if table is not None:
             found = table.keep(frame, found)
         values, colours = self.classify(frame, found)

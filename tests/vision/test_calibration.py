@@ -14,8 +14,15 @@ import numpy as np
 import pytest
 
 from companion.settings import save_atomically
-from vision.calibration import CalibrationError, TableCalibration, difference, learn_table, load_table
-from vision.learned import COLOURS, VALUES, WORK_DIE, Found, LearnedReader
+from vision.calibration import (
+    CalibrationError,
+    TableCalibration,
+    _learn_at,
+    difference,
+    learn_table,
+    load_table,
+)
+from vision.learned import COLOURS, VALUES, Found, LearnedReader
 
 TABLE = (90, 120, 150)  # BGR: a brown table
 PAINT = {"red": (40, 40, 200), "cream": (190, 225, 240), "blue": (200, 90, 40)}
@@ -23,16 +30,16 @@ SIDE = 30  # px: the dice's face side in the photos
 
 
 class Double(LearnedReader):
-    """Finds whatever differs clearly from the table's colour (dice, and specks it takes for dice) and
-    reads each by what was put there: `truth` maps a centre (x, y) to (value, colour); anything else
-    reads as a black 1, as a printed dot would."""
+    """Finds whatever differs clearly from the table's colour (dice, and specks it takes for dice) at any
+    scale (it records the scales it is asked to look at) and reads each by what was put there: `truth`
+    maps a centre (x, y) to (value, colour); anything else reads as a black 1, as a printed dot would."""
 
     def __init__(self, truth: dict[tuple[int, int], tuple[int, str]] | None = None):
         self.truth = truth or {}
-        self.scales: list[float | None] = []
+        self.scales: list[float] = []
 
-    def detect(self, frame, die_px=None):
-        self.scales.append(die_px)
+    def detect_at(self, frame, scale):
+        self.scales.append(scale)
         unlike = (np.abs(frame.astype(int) - TABLE).max(axis=2) > 45).astype(np.uint8)
         n, _, stats, centres = cv2.connectedComponentsWithStats(unlike)
         return [Found(float(cx), float(cy), float(w), float(h), 0.9)
@@ -146,8 +153,9 @@ def test_a_spot_of_the_empty_table_whose_look_takes_in_a_die_is_not_taken_for_a_
     empty = table(0)
 
     class Smudge(Double):  # also takes a smudge of the empty table, just beside the first die, for a die
-        def detect(self, frame, die_px=None):
-            return super().detect(frame, die_px) + ([Found(116, 100, 30, 30, 0.9)] if frame is empty else [])
+        def detect_at(self, frame, scale):
+            smudge = [Found(116, 100, 30, 30, 0.9)] if frame is empty else []
+            return super().detect_at(frame, scale) + smudge
 
     roll = roll_photo(1, dice={k: v for k, v in ROLL.items() if v[1] != "cream"})
     cv2.rectangle(roll, (485, 185), (514, 214), (90, 120, 200), -1)  # the cream 1, barely unlike the table
@@ -191,12 +199,43 @@ def test_the_empty_table_check_is_skipped_on_frames_of_another_size():
 
 
 def test_the_working_scale_follows_the_calibrated_die_size_scaled_to_the_frame():
-    cal, reader = calibrated()
+    cal, reader = calibrated()  # 30 px dice in 640x480 photos: read at the first look's scale, 15 px there
+    assert cal.work_px == pytest.approx(cal.die_px / 2)
+    reader.scales.clear()
     reader.read(table(9), table=cal)
-    assert reader.scales[-1] == pytest.approx(cal.die_px)
-    reader.read(cv2.resize(table(9), (1280, 960)), table=cal)
-    assert reader.scales[-1] == pytest.approx(2 * cal.die_px)
-    assert WORK_DIE / reader.scales[-1] < 1  # (LearnedReader.detect turns it into the working scale)
+    assert reader.scales == [pytest.approx(0.5)]  # one look: the calibrated size stands in for the first
+    reader.scales.clear()
+    reader.read(cv2.resize(table(9), (1280, 960)), table=cal)  # dice twice as large: looked at half as close
+    assert reader.scales == [pytest.approx(0.25)]
+
+
+def test_a_roll_that_does_not_read_as_typed_is_looked_at_again_closer_and_read_there_later():
+    class FarSighted(Double):  # misses one die (the cream 1) unless the frame is looked at 0.75 or closer
+        def detect_at(self, frame, scale):
+            found = super().detect_at(frame, scale)
+            return found if scale >= 0.75 else [f for f in found if math.hypot(f.cx - 500, f.cy - 200) > 8]
+
+    reader = FarSighted(ROLL)
+    with pytest.raises(CalibrationError, match="found 2 dice, you typed 3"):
+        _learn_at(reader, table(0), roll_photo(1), [3, 5, 1], 0.5)
+    cal = learn_table(reader, table(0), roll_photo(1), [3, 5, 1])
+    assert cal.colours == ["red", "red", "cream"]
+    assert cal.work_px == pytest.approx(cal.die_px * 0.75)  # 0.5, then 1.5 times closer
+    reader.scales.clear()
+    reader.truth = {(500, 200): (4, "cream")}
+    assert [d.value for d in reader.read(roll_photo(7, dice=reader.truth), table=cal)] == [4]
+    assert reader.scales == [pytest.approx(0.75)]
+
+
+def test_a_roll_that_reads_as_typed_at_no_scale_is_refused_as_the_reader_reads_it_by_itself():
+    class Blind(Double):  # never sees the cream 1, however close
+        def detect_at(self, frame, scale):
+            return [f for f in super().detect_at(frame, scale) if math.hypot(f.cx - 500, f.cy - 200) > 8]
+
+    reader = Blind(ROLL)
+    with pytest.raises(CalibrationError, match="found 2 dice, you typed 3"):
+        learn_table(reader, table(0), roll_photo(1), [3, 5, 1])
+    assert sorted(set(reader.scales)) == [pytest.approx(0.5), pytest.approx(0.75), 1.0]
 
 
 def test_difference_is_small_for_the_same_place_under_other_light_and_large_under_a_die():
@@ -212,6 +251,7 @@ def test_a_saved_calibration_loads_back_the_same(tmp_path):
     back = load_table(tmp_path / "table")
     assert back is not None
     assert back.die_px == pytest.approx(cal.die_px, abs=0.01)
+    assert back.work_px == pytest.approx(cal.work_px, abs=0.01)
     assert back.colours == cal.colours and [d.value for d in back.dice] == [3, 5, 1]
     assert back.empty_cutoff == pytest.approx(cal.empty_cutoff, abs=1e-3)
     assert [(round(s.cx), round(s.cy)) for s in back.spots] == [(200, 300)]
@@ -275,6 +315,25 @@ def _bad_size(folder):
     (folder / "calibration.json").write_text(json.dumps(record))
 
 
+def _bad_work_size(folder):
+    record = json.loads((folder / "calibration.json").read_text())
+    record["work_px"] = "nan"
+    (folder / "calibration.json").write_text(json.dumps(record))
+
+
+def test_a_calibration_saved_before_work_px_loads_and_reads_at_the_readers_own_scale(tmp_path):
+    cal, reader = calibrated()
+    cal.save(tmp_path / "table", save_atomically)
+    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
+    del record["work_px"]
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    back = load_table(tmp_path / "table")
+    assert back is not None and back.work_px is None
+    reader.scales.clear()
+    reader.read(cv2.resize(table(9), (1280, 960)), table=back)  # 60 px dice: 15 px at the first look's scale
+    assert reader.scales == [pytest.approx(0.25)]
+
+
 def _missing_key(folder):
     record = json.loads((folder / "calibration.json").read_text())
     del record["spots"]
@@ -286,7 +345,8 @@ def _garbage_photo(folder):
 
 
 @pytest.mark.parametrize("damage, words", [(_break_json, "damaged"), (_drop_photo, "missing or not an image"),
-                                           (_bad_size, "no size"), (_missing_key, "spots"),
+                                           (_bad_size, "no size"), (_bad_work_size, "work_px"),
+                                           (_missing_key, "spots"),
                                            (_garbage_photo, "missing or not an image")])
 def test_a_damaged_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog, damage, words):
     cal, _ = calibrated()
