@@ -5,6 +5,7 @@ is the calibration's own logic and LearnedReader.read's use of it, not the train
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -323,15 +324,19 @@ def _bad_work_size(folder):
 
 def test_a_calibration_saved_before_work_px_loads_and_reads_at_the_readers_own_scale(tmp_path):
     cal, reader = calibrated()
-    cal.save(tmp_path / "table", save_atomically)
+    closer = dataclasses.replace(cal, work_px=cal.die_px * 0.75)  # as if its roll read as typed at 0.75 only
+    closer.save(tmp_path / "table", save_atomically)
+    reader.scales.clear()
+    reader.read(table(9), table=load_table(tmp_path / "table"))
+    assert reader.scales == [pytest.approx(0.75)]
     record = json.loads((tmp_path / "table" / "calibration.json").read_text())
     del record["work_px"]
     (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
     back = load_table(tmp_path / "table")
     assert back is not None and back.work_px is None
     reader.scales.clear()
-    reader.read(cv2.resize(table(9), (1280, 960)), table=back)  # 60 px dice: 15 px at the first look's scale
-    assert reader.scales == [pytest.approx(0.25)]
+    reader.read(table(9), table=back)
+    assert reader.scales == [pytest.approx(0.5)]  # 30 px dice in a 640 px frame: the first look's scale
 
 
 def _missing_key(folder):
