@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, look_scales, working_scale
+from vision.learned import COLOURS, CONTEXT, VALUES, Found, look_scales
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -255,26 +255,25 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if empty.shape != roll.shape:
         raise CalibrationError(f"the empty photo is {empty.shape[1]}x{empty.shape[0]} px and the roll "
                                f"{roll.shape[1]}x{roll.shape[0]}: take both with the same camera")
-    first = reader.detect(roll)
-    if not first:
+    scale, found = reader.scaled_detect(roll)  # as the reader reads the roll by itself
+    if not found:
         raise _count_error(0, len(values))
-    coarse, closest = look_scales(roll.shape)
-    scale = working_scale(float(np.median([max(f.w, f.h) for f in first])), coarse, closest)
-    refused = []
-    while True:  # the scale the reader would read it at, then closer looks, until the roll reads as typed
+    _, closest = look_scales(roll.shape)
+    refused = None
+    while True:  # then closer looks, until the roll reads as typed
         try:
-            return _learn_at(reader, empty, roll, values, scale)
+            return _learn_at(reader, empty, roll, values, scale, found)
         except CalibrationError as err:
-            refused.append(err)
+            refused = refused or err  # the sentence of the reader's own scale
         if scale >= closest:
-            raise refused[0]  # as the reader reads the roll by itself
+            raise refused
         scale = min(closest, scale * CLOSER)
+        found = reader.detect_at(roll, scale)
 
 
-def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int], scale: float
-              ) -> TableCalibration:
-    """`learn_table` with both photos looked at `scale` (see there)."""
-    found = reader.detect_at(roll, scale)
+def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int], scale: float,
+              found: list[Found]) -> TableCalibration:
+    """`learn_table` with both photos looked at `scale` (see there); `found`: what the roll shows there."""
     face_p, colour_p = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
     kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice

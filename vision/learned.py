@@ -368,20 +368,26 @@ class LearnedReader:
 
     def detect(self, frame: np.ndarray, die_px: float | None = None, work_px: float | None = None
                ) -> list[Found]:
-        """Dice in the frame, looked at the `working_scale` of their size: the calibrated `die_px` (px in the
-        frame) when given, otherwise the median size of the dice a first look at `COARSE_LONG` px found.
-        `work_px`: with `die_px`, the side (px) the table's calibration read its dice at, instead."""
+        """Dice in the frame, looked at the `working_scale` of their size (`scaled_detect`)."""
+        return self.scaled_detect(frame, die_px, work_px)[1]
+
+    def scaled_detect(self, frame: np.ndarray, die_px: float | None = None, work_px: float | None = None
+                      ) -> tuple[float, list[Found]]:
+        """(the scale the frame was looked at, the dice found there): the `working_scale` of the calibrated
+        `die_px` (px in the frame) when given, otherwise of the median size of the dice a first look at
+        `COARSE_LONG` px found. `work_px`: with `die_px`, the side (px) the table's calibration read its dice
+        at, instead."""
         coarse, closest = look_scales(frame.shape)
         if die_px:  # the calibrated size stands in for the first look's
             scale = min(closest, work_px / die_px) if work_px else working_scale(die_px, coarse, closest)
-            return self.detect_at(frame, scale)
+            return scale, self.detect_at(frame, scale)
         found = self.detect_at(frame, coarse)
         if coarse >= 1.0:
-            return found
+            return coarse, found
         if not found:  # the first look shrinks a 15 px die to a few px: nothing seen is not yet no dice
-            return self.detect_at(frame, closest)
+            return closest, self.detect_at(frame, closest)
         scale = working_scale(float(np.median([max(f.w, f.h) for f in found])), coarse, closest)
-        return found if scale == coarse else self.detect_at(frame, scale)
+        return scale, found if scale == coarse else self.detect_at(frame, scale)
 
     def logits(self, frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
         """The classifiers' face (looks, n, len(VALUES)) and colour (looks, n, len(COLOURS)) logits for

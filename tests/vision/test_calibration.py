@@ -218,7 +218,7 @@ def test_a_roll_that_does_not_read_as_typed_is_looked_at_again_closer_and_read_t
 
     reader = FarSighted(ROLL)
     with pytest.raises(CalibrationError, match="found 2 dice, you typed 3"):
-        _learn_at(reader, table(0), roll_photo(1), [3, 5, 1], 0.5)
+        _learn_at(reader, table(0), roll_photo(1), [3, 5, 1], 0.5, reader.detect_at(roll_photo(1), 0.5))
     cal = learn_table(reader, table(0), roll_photo(1), [3, 5, 1])
     assert cal.colours == ["red", "red", "cream"]
     assert cal.work_px == pytest.approx(cal.die_px * 0.75)  # 0.5, then 1.5 times closer
@@ -226,6 +226,23 @@ def test_a_roll_that_does_not_read_as_typed_is_looked_at_again_closer_and_read_t
     reader.truth = {(500, 200): (4, "cream")}
     assert [d.value for d in reader.read(roll_photo(7, dice=reader.truth), table=cal)] == [4]
     assert reader.scales == [pytest.approx(0.75)]
+
+
+def test_the_roll_is_read_once_at_the_scale_the_reader_chose_for_it_by_itself():
+    reader = Double(ROLL)
+    learn_table(reader, table(0), roll_photo(1), [3, 5, 1])
+    assert reader.scales == [0.5, 0.5]  # the roll, then the empty table: the roll is not looked at twice
+
+    class Specky(Double):  # its first look also takes specks a few px across for dice
+        def detect_at(self, frame, scale):
+            specks = [Found(20 + 40 * k, 460, 6, 6, 0.5) for k in range(8)] if scale == 0.5 else []
+            return super().detect_at(frame, scale) + specks
+
+    specky = Specky(ROLL)
+    assert specky.scaled_detect(roll_photo(1))[0] == 1.0  # the specks' median size sends it closer
+    specky.scales.clear()
+    cal = learn_table(specky, table(0), roll_photo(1), [3, 5, 1])
+    assert specky.scales == [0.5, 1.0, 1.0] and cal.work_px == pytest.approx(cal.die_px)
 
 
 def test_a_roll_that_reads_as_typed_at_no_scale_is_refused_as_the_reader_reads_it_by_itself():
