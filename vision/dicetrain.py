@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -404,8 +405,8 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
         pick = rng.integers(0, len(tiles), batch - real)
         bt, bm = tiles[pick], maps[pick]
         pt, pm = photo_tiles(rng, real)
-        if len(pt):
-            bt, bm = np.concatenate([bt, pt]), np.concatenate([bm, pm])
+        if len(pt):  # the photos' few dice and tables also in other colours, as the classifier's crops
+            bt, bm = np.concatenate([bt, recolour(rng, pt, 255)]), np.concatenate([bm, pm])
         return _augment_tiles(rng, bt, bm, upright)
 
     if batch_workers > 1:
@@ -429,14 +430,15 @@ def train_detector(tiles: np.ndarray, maps: np.ndarray, photo_tiles, steps: int,
     return _trained(net)
 
 
-def recolour(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
-    """Real dice in other colours: each float crop (n, h, w, 3) has its colour channels shuffled (half of
-    them) and its light and dark swapped (a quarter), so a white die with black pips also teaches a black
-    die with white pips, a red die a blue or green one. Only for crops whose colour is not learned."""
+def recolour(rng: np.random.Generator, x: np.ndarray, white: float = 1.0) -> np.ndarray:
+    """Real dice in other colours: each crop or tile (n, h, w, 3; float 0..1, or uint8 with `white` 255)
+    has its colour channels shuffled (half of them) and its light and dark swapped (a quarter), so a white
+    die with black pips also teaches a black die with white pips, a red die a blue or green one, on a
+    table of another colour. Only for crops whose colour is not learned."""
     n = len(x)
     order = np.where(rng.random((n, 1)) < 0.5, rng.random((n, 3)).argsort(axis=1), np.arange(3))
     x = np.take_along_axis(x, order[:, None, None, :], axis=3)
-    return np.where(rng.random((n, 1, 1, 1)) < 0.25, 1.0 - x, x)
+    return np.where(rng.random((n, 1, 1, 1)) < 0.25, white - x, x)
 
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
@@ -815,10 +817,12 @@ def run(args, log=Log) -> int:
         return recalibrate(args, log)
     import torch
 
-    torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True, warn_only=True)
     seed, out, workers = args.seed, Path(args.out), args.workers
     device = args.device  # resolved by the command (`training_device`)
+    if device == "cuda":  # cuBLAS repeats its sums only with a fixed workspace, set before its first call
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)
     precision = training_precision(getattr(args, "precision", "fp32"), device)
     t0 = time.time()
     log(f"training on {device} in {precision}")

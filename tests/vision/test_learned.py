@@ -356,6 +356,20 @@ def test_recoloured_real_crops_are_the_same_dice_in_other_colours():
     assert 0.3 * len(x) < kept < 0.5 * len(x)  # about three in eight left as they were
 
 
+def test_recoloured_photo_tiles_stay_whole_bytes():
+    """The detector's real tiles are uint8: light for dark is 255 minus, in bytes, with nothing clipped."""
+    from vision.dicetrain import recolour
+
+    tiles = np.random.default_rng(0).integers(0, 256, (200, 3, 3, 3), dtype=np.uint8)
+    out = recolour(np.random.default_rng(1), tiles.copy(), 255)
+    assert out.dtype == np.uint8
+    pairs = list(zip(out, tiles, strict=True))
+    inverted = [np.array_equal(np.sort(255 - a, axis=None), np.sort(b, axis=None)) for a, b in pairs]
+    as_were = [np.array_equal(np.sort(a, axis=None), np.sort(b, axis=None)) for a, b in pairs]
+    assert all(i or s for i, s in zip(inverted, as_were, strict=True))  # same bytes, or each 255 minus one
+    assert 0.15 * len(tiles) < sum(inverted) < 0.35 * len(tiles)  # about a quarter light for dark
+
+
 class _Thresholded:
     """A reader whose dice depend on its peak threshold: below 0.3 it adds false dice, above 0.45 it
     loses the weak real one."""
