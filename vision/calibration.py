@@ -188,12 +188,9 @@ def load_table(folder: Path) -> TableCalibration | None:
         if [photo.shape[1], photo.shape[0]] != list(record["frame"]):
             raise ValueError(f"the empty photo is {photo.shape[1]}x{photo.shape[0]} px, "
                              f"the calibration says {record['frame']}")
-        die_px = float(record["die_px"])
-        if not math.isfinite(die_px) or die_px <= 0:
-            raise ValueError(f"die_px {record['die_px']!r} is no size")
+        die_px = _side(record["die_px"], "die_px")
         work_px = record.get("work_px")  # none in calibrations saved before 2026-11-30
-        if work_px is not None and (not math.isfinite(float(work_px)) or float(work_px) <= 0):
-            raise ValueError(f"work_px {work_px!r} is no size")
+        work_px = None if work_px is None else _side(work_px, "work_px")
         cutoff = record["empty_cutoff"]
         if cutoff is not None and (not math.isfinite(float(cutoff)) or float(cutoff) < 0):
             raise ValueError(f"empty_cutoff {cutoff!r} is no difference")
@@ -203,8 +200,15 @@ def load_table(folder: Path) -> TableCalibration | None:
         log.warning("the table calibration in %s is damaged (%s): reading without it; "
                     "run 'companion calibrate table' again", folder, err)
         return None
-    return TableCalibration(die_px, dice, spots, None if cutoff is None else float(cutoff), photo,
-                            None if work_px is None else float(work_px))
+    return TableCalibration(die_px, dice, spots, None if cutoff is None else float(cutoff), photo, work_px)
+
+
+def _side(value: object, key: str) -> float:
+    """A side in px read from the calibration's JSON under `key`: a finite number above 0 (ValueError)."""
+    side = float(value)
+    if not math.isfinite(side) or side <= 0:
+        raise ValueError(f"{key} {value!r} is no size")
+    return side
 
 
 def difference(frame: np.ndarray, empty: np.ndarray, cx: float, cy: float, side: float) -> float:
