@@ -182,6 +182,8 @@ def run(args) -> int:
         sets.append((title, held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
         print(f"{name}, measured part: {len(photos)} frames")
+        if not diceset.every_die_boxed(name):
+            print("  (its labels leave some dice out: a real die read there can count as a false one)")
         for reader, read in readers.items():
             print(f"  {reader:8s} {score_set(read, photos, sure).line()}")
     casino = diceset.SHARED / "casino-crops-train"
