@@ -9,17 +9,15 @@
 2. Classifier: colour crops of rendered dice (each boxed anywhere from its top face alone to the whole die,
    `diceset.boxed`), of what the trained detector finds in more renders (`_found_crops`) and of the training
    photos' dice as it finds them (so it learns the crops it will be given), and of what the detector takes
-   for a die where there is none (class "none"; in photos, only in sets that label every die,
-   `diceset.every_die_boxed`); the real crops also in other colours (`recolour`).
+   for a die where there is none (class "none"); the real crops also in other colours (`recolour`).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
 3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
    the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
-   scenes held out of training and on each set of training photos, weighed alike; a set that leaves dice
-   unlabelled counts its right dice only), the weight of the classifier's "no die" there (`no_die_weight`,
-   on the held-out scenes alone) and the classifier's temperature on the peaks found in the held-out
-   scenes (`reader_logits`); all go to the meta JSON beside the weights. `--recalibrate` does only this
-   step for the models already in --out.
+   scenes held out of training and on each set of training photos, weighed alike), the weight of the
+   classifier's "no die" there (`no_die_weight`, on the held-out scenes alone) and the classifier's
+   temperature on the peaks found in the held-out scenes (`reader_logits`); all go to the meta JSON
+   beside the weights. `--recalibrate` does only this step for the models already in --out.
    It measures the classifier as the reader runs it: made int8 just before (`quantise`, ONNX Runtime's
    static quantisation on crops of the held-out scenes), which reads as well in about 30 % less time.
 Both networks train in bfloat16 where the device computes it natively (`training_precision`; weights,
