@@ -34,7 +34,7 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -553,26 +553,20 @@ def right_and_false(reader: LearnedReader, scenes: Scenes) -> tuple[int, int]:
     return tally.dice_right, tally.false_dice
 
 
-def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes], unboxed: Collection[str] = ()
+def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
                      ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
     """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
     "no die") gets the most dice's values right less false dice, from `PEAK_GRID`: a missed die and a false
     one each cost a player one correction. A die's kind is left out (`bench.Tally(kinds=False)`): it is the
     kind model's to get right (`kind_model`, fit at the threshold found here), not the detector's. Each set's
-    count is divided by its dice, so the held-out renders and each set of training photos weigh alike. The
-    sets named in `unboxed` leave some dice without a label (`diceset.every_die_boxed`): a die read on no
-    label there may be real, so only their right dice count. Also, for each threshold tried, (right, false)
-    per set."""
+    count is divided by its dice, so the held-out renders and each set of training photos weigh alike. Also,
+    for each threshold tried, (right, false) per set."""
     tried = []
     for t in PEAK_GRID:
         reader.detect_min = t
         tried.append((t, {name: right_and_false(reader, scenes) for name, scenes in sets.items()}))
     dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
-
-    def worth(counts: dict[str, tuple[int, int]]) -> float:
-        return sum((right - (0 if n in unboxed else false)) / dice[n] for n, (right, false) in counts.items())
-
-    best, _ = max(tried, key=lambda r: (worth(r[1]), -r[0]))
+    best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
     reader.detect_min = best
     return best, tried
 
@@ -1009,17 +1003,14 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log
     it is."""
     scenes = [scene for part in renders.values() for scene in part]
     sets = {"held-out renders": scenes}
-    unboxed = set()  # sets whose false dice may be dice without a label (`reader_threshold`)
     for name, image, labels in photos:
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
-        if not diceset.every_die_boxed(name):
-            unboxed.add(f"training photos {name}")
     reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
     with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
             reader.no_die = 0.0
-            detect_min, tried = reader_threshold(reader, sets, unboxed)
+            detect_min, tried = reader_threshold(reader, sets)
             no_die, weights = no_die_weight(reader, scenes)
             logits, truth = reader_logits(reader, scenes)
             reader.temperature = t = temperature(logits, truth)

@@ -445,39 +445,6 @@ def test_each_set_weighs_alike_in_the_peak_threshold_whatever_its_number_of_dice
     assert best == 0.5
 
 
-def test_the_false_dice_of_a_set_that_leaves_dice_unlabelled_do_not_count_against_a_threshold():
-    from vision.bench import Label
-    from vision.dicetrain import reader_threshold
-
-    image = np.zeros((100, 200, 3), np.uint8)
-    renders = [(image, [Label(3, (10, 10, 30, 30)), Label(5, (60, 10, 80, 30))])]  # every die labelled
-    photos = [(image, [Label(3, (10, 10, 30, 30))])]  # the weak die (found up to 0.45) has no label here
-    sets = {"renders": renders, "photos": photos}
-    assert reader_threshold(_Thresholded(), sets)[0] == 0.5  # false in the photos: kept out
-    best, tried = reader_threshold(_Thresholded(), sets, unboxed={"photos"})
-    assert best == 0.3  # it may be a real die there; the renders still keep the three weakest out
-    assert dict(tried)[0.3] == {"renders": (2, 0), "photos": (1, 1)}  # the counts are still the same
-
-
-def test_finds_on_no_label_teach_no_die_only_in_sets_that_box_every_die():
-    from vision import diceset
-    from vision.dicetrain import _photo_crops
-    from vision.learned import Found
-
-    assert diceset.every_die_boxed("wood-white-train") and not diceset.every_die_boxed("phone-tables-train")
-
-    class Finds:
-        def detect(self, image):  # the labelled die, and a find on no label
-            return [Found(20, 20, 20, 20, 0.9), Found(150, 60, 20, 20, 0.6)]
-
-    image = np.full((100, 200, 3), 128, np.uint8)
-    labels = [(3, (10, 10, 30, 30))]
-    rng = np.random.default_rng(0)
-    _, boxed = _photo_crops(Finds(), [("wood-white-train", image, labels)], rng, copies=2)
-    _, unboxed = _photo_crops(Finds(), [("phone-tables-train", image, labels)], rng, copies=2)
-    assert boxed == [3, 3, 0] and unboxed == [3, 3]
-
-
 def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
     from vision.dicetrain import found_labels
 
