@@ -755,11 +755,10 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
     """Classifier crops of the training photos where the trained detector finds dice (every peak down to
     the reader's lowest threshold, `PEAK_GRID[0]`): a found die on a label takes the label's value
     (`copies` crops); a found die on none is "no die" (one crop each, the strongest first, as many as the
-    photo's dice have crops), in sets that box every die (`diceset.every_die_boxed`; elsewhere it may be a
-    die with no box). A labelled die the detector missed is cropped at its label. `upright`: the crops keep
-    the frame's down (`diceset.jittered_crop`)."""
+    photo's dice have crops). A labelled die the detector missed is cropped at its label. `upright`: the
+    crops keep the frame's down (`diceset.jittered_crop`)."""
     crops, values = [], []
-    for set_name, image, labels in photos:
+    for _, image, labels in photos:
         found = reader.detect(image)
         on = found_labels(found, [box for _, box in labels])
         for (value, (x1, y1, x2, y2)), j in zip(labels, on, strict=True):
@@ -772,8 +771,6 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
             for _ in range(copies):
                 crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright))
                 values.append(value)
-        if not diceset.every_die_boxed(set_name):
-            continue
         false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
         for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
             f = found[i]
