@@ -45,11 +45,11 @@ UNBOXED_DICE = ("phone-tables-train",)  # sets where some dice in the photos hav
 
 def every_die_boxed(folder: str) -> bool:
     """Whether a set labels every die its photos show. The phone photos do not: their README names dice far
-    away, cut by the frame's edge or with numerals, and many translucent, pink and red dice there have no box
+    away, cut by the frame's edge or with numerals, and some translucent, pink and red dice there have no box
     either. A die read on no label in such a set may be real: `companion bench vision compare` says so.
     Training still learns such finds as "no die": without them (2026-11-30) the classifiers read the phone
-    photos' lookalikes (a printed map's ships, a remote's buttons) as dice, 1.30 false dice a held-out photo
-    against 0.19."""
+    photos' lookalikes as dice (a printed map's harbour tokens: small white squares marked "3:1" beside
+    its ships), 1.30 false dice a held-out photo against 0.19."""
     return folder not in UNBOXED_DICE
 
 

@@ -155,6 +155,15 @@ def speed(reader, sizes: tuple[tuple[int, int], ...] = ((640, 480), (1280, 720))
     return out
 
 
+def heading(name: str, frames: int) -> str:
+    """A set's heading in the comparison. A set that leaves dice unlabelled says so
+    (`diceset.every_die_boxed`): a real die read there counts as a false one."""
+    line = f"{name}, measured part: {frames} frames"
+    if diceset.every_die_boxed(name):
+        return line
+    return line + "\n  (its labels leave some dice out: a real die read there can count as a false one)"
+
+
 def run(args) -> int:
     """Entry point of `companion bench vision compare`."""
     from vision.dice import read_crop, read_dice
@@ -181,9 +190,7 @@ def run(args) -> int:
         title = f"oblique renders ({oblique} held-out seeds: heaps, cameras down to {OBLIQUE_TILT} degrees)"
         sets.append((title, held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
-        print(f"{name}, measured part: {len(photos)} frames")
-        if not diceset.every_die_boxed(name):
-            print("  (its labels leave some dice out: a real die read there can count as a false one)")
+        print(heading(name, len(photos)))
         for reader, read in readers.items():
             print(f"  {reader:8s} {score_set(read, photos, sure).line()}")
     casino = diceset.SHARED / "casino-crops-train"

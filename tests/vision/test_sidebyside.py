@@ -10,7 +10,7 @@ import pytest
 
 from vision.bench import Label, Tally, score_photo
 from vision.dice import Die
-from vision.sidebyside import Scores, one_core, speed
+from vision.sidebyside import Scores, heading, one_core, speed
 
 
 def test_sure_readings_count_right_wrong_and_false_dice():
@@ -75,3 +75,9 @@ def test_the_speed_is_measured_on_one_core_with_opencv_on_one_thread_and_both_ar
     with pytest.raises(RuntimeError), one_core():
         raise RuntimeError("a reader that fails")
     assert (os.sched_getaffinity(0), cv2.getNumThreads()) == (cores, threads)
+
+
+def test_a_set_that_leaves_dice_unlabelled_says_its_false_dice_may_be_real():
+    assert heading("wood-white-train", 70) == "wood-white-train, measured part: 70 frames"
+    phone = heading("phone-tables-train", 97).splitlines()
+    assert phone[0] == "phone-tables-train, measured part: 97 frames" and "leave some dice out" in phone[1]
