@@ -40,17 +40,13 @@ def measured(folder: str, image: str) -> bool:
     return (number // 25) % 3 == 2
 
 
-UNBOXED_DICE = ("phone-tables-train",)  # sets where some dice in the photos have no label box
-
-
-def every_die_boxed(folder: str) -> bool:
-    """Whether a set labels every die its photos show. The phone photos do not: their README names dice far
-    away, cut by the frame's edge or with numerals, and some translucent, pink and red dice there have no box
-    either. A die read on no label in such a set may be real: `companion bench vision compare` says so.
-    Training still learns such finds as "no die": without them (2026-11-30) the classifiers read the phone
-    photos' lookalikes as dice (a printed map's harbour tokens: small white squares marked "3:1" beside
-    its ships), 1.30 false dice a held-out photo against 0.19."""
-    return folder not in UNBOXED_DICE
+# Sets that leave some dice in their photos without a label box, so a die read on no label there may be real
+# (`companion bench vision compare` says so). The phone photos' README names dice far away, cut by the frame's
+# edge or with numerals; some translucent, pink and red dice there have no box either. Training still learns
+# such finds as "no die": without them (2026-11-30) the classifiers read those photos' lookalikes as dice (a
+# printed map's harbour tokens, small white squares marked "3:1" beside its ships), 1.30 false dice a
+# held-out photo against 0.19.
+UNBOXED_DICE = ("phone-tables-train",)
 
 
 def labelled(folder: Path) -> dict[str, list[tuple[int, tuple[int, int, int, int]]]]:

@@ -157,9 +157,9 @@ def speed(reader, sizes: tuple[tuple[int, int], ...] = ((640, 480), (1280, 720))
 
 def heading(name: str, frames: int) -> str:
     """A set's heading in the comparison. A set that leaves dice unlabelled says so
-    (`diceset.every_die_boxed`): a real die read there counts as a false one."""
+    (`diceset.UNBOXED_DICE`): a real die read there counts as a false one."""
     line = f"{name}, measured part: {frames} frames"
-    if diceset.every_die_boxed(name):
+    if name not in diceset.UNBOXED_DICE:
         return line
     return line + "\n  (its labels leave some dice out: a real die read there can count as a false one)"
 
