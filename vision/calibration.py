@@ -191,16 +191,16 @@ def load_table(folder: Path) -> TableCalibration | None:
         die_px = _side(record["die_px"], "die_px")
         work_px = record.get("work_px")  # none in calibrations saved before 2026-11-30
         work_px = None if work_px is None else _side(work_px, "work_px")
-        cutoff = record["empty_cutoff"]
-        if cutoff is not None and (not math.isfinite(float(cutoff)) or float(cutoff) < 0):
-            raise ValueError(f"empty_cutoff {cutoff!r} is no difference")
+        cutoff = None if record["empty_cutoff"] is None else float(record["empty_cutoff"])
+        if cutoff is not None and not (math.isfinite(cutoff) and cutoff >= 0):
+            raise ValueError(f"empty_cutoff {record['empty_cutoff']!r} is no difference")
         dice = tuple(CalibratedDie(int(d["value"]), str(d["colour"]), _place(d)) for d in record["dice"])
         spots = tuple(_place(s) for s in record["spots"])
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as err:
         log.warning("the table calibration in %s is damaged (%s): reading without it; "
                     "run 'companion calibrate table' again", folder, err)
         return None
-    return TableCalibration(die_px, dice, spots, None if cutoff is None else float(cutoff), photo, work_px)
+    return TableCalibration(die_px, dice, spots, cutoff, photo, work_px)
 
 
 def _side(value: object, key: str) -> float:

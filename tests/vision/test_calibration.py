@@ -356,6 +356,12 @@ def test_a_calibration_saved_before_work_px_loads_and_reads_at_the_readers_own_s
     assert reader.scales == [pytest.approx(0.5)]  # 30 px dice in a 640 px frame: the first look's scale
 
 
+def _bad_cutoff(folder):
+    record = json.loads((folder / "calibration.json").read_text())
+    record["empty_cutoff"] = -1.5
+    (folder / "calibration.json").write_text(json.dumps(record))
+
+
 def _missing_key(folder):
     record = json.loads((folder / "calibration.json").read_text())
     del record["spots"]
@@ -368,6 +374,7 @@ def _garbage_photo(folder):
 
 @pytest.mark.parametrize("damage, words", [(_break_json, "damaged"), (_drop_photo, "missing or not an image"),
                                            (_bad_size, "no size"), (_bad_work_size, "work_px"),
+                                           (_bad_cutoff, "empty_cutoff -1.5 is no difference"),
                                            (_missing_key, "spots"),
                                            (_garbage_photo, "missing or not an image")])
 def test_a_damaged_calibration_loads_as_none_with_a_logged_reason(tmp_path, caplog, damage, words):
