@@ -12,38 +12,32 @@
    for a die where there is none (class "none"); the real crops also in other colours (`recolour`).
    `--classifiers N` of them, on the same crops but each from its own seed (`train_classifier`'s
    `member`): the reader averages them (`vision.learned.member_path`).
-3. Calibration of the whole reader (`calibrate`): the detector's peak threshold (`reader_threshold`:
-   the one of `PEAK_GRID` at which the reader gets the most dice right less false dice, on rendered
-   scenes held out of training and on each set of training photos, weighed alike), the weight of the
-   classifier's "no die" there (`no_die_weight`, on the held-out scenes alone) and the classifier's
-   temperature on the peaks found in the held-out scenes (`reader_logits`); all go to the meta JSON
-   beside the weights. `--recalibrate` does only this step for the models already in --out.
-   It measures the classifier as the reader runs it: made int8 just before (`quantise`, ONNX Runtime's
-   static quantisation on crops of the held-out scenes), which reads as well in about 30 % less time.
+3. Calibration of the whole reader (`vision.readerfit.calibrate`): the detector's peak threshold, the
+   weight of the classifier's "no die", its temperature, the kind model and the sure bar, measured on
+   rendered scenes held out of training (the peak threshold also on each set of training photos); all go
+   to the meta JSON beside the weights. `--recalibrate` does only this step for the models already in
+   --out. It measures the classifier as the reader runs it: made int8 just before
+   (`vision.onnxexport.quantise`, ONNX Runtime's static quantisation on crops of the held-out scenes), which
+   reads as well in about 30 % less time.
 Both networks train in bfloat16 where the device computes it natively (`training_precision`; weights,
 optimiser and losses in float32), else in float32.
 Everything is seeded (numpy and torch), threads are fixed, so the same command on the same machine
-gives the same weights. Only this module needs torch and onnx (`pip install -e '.[train]'`).
+gives the same weights. Only this module and `vision.onnxexport` need torch and onnx (`pip install -e
+'.[train]'`); the data is made in parallel by `vision.batches`.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import multiprocessing
 import os
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
 
 import cv2
 import numpy as np
 
-from vision import bench, diceset
+from vision import diceset
+from vision.batches import ahead, chunks, forked, parallel
 from vision.errors import ModelFileError
 from vision.learned import (
     CLASSIFIER,
@@ -52,21 +46,23 @@ from vision.learned import (
     CROP,
     CROP_FILL,
     DETECTOR,
-    KIND_FROM_COLOUR,
     META,
     MIRROR,
     MIRRORS,
     TURNS,
     VALUES,
-    Found,
     LearnedReader,
-    d6_sizes,
-    kind_features,
-    may_be_grey,
     member_path,
-    pooled,
-    weighed,
 )
+from vision.onnxexport import (
+    QUANTISE_SCENES,
+    calibration_views,
+    drop_other_members,
+    export,
+    quantise,
+    save_meta,
+)
+from vision.readerfit import MEASURED, PEAK_GRID, calibrate, calibration_renders, found_labels
 
 Log = print
 
@@ -194,63 +190,6 @@ def _found_crops(args: tuple[int, int, int, int, float, bool, str]
 
 
 FOUND_SCENES = 0.4  # scenes whose finds `_found_crops` crops (stream 6), a share of the classifier's scenes
-
-
-def _parallel(fn, jobs: list, workers: int) -> list:
-    if workers <= 1:
-        return [fn(job) for job in jobs]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(fn, jobs))
-
-
-def _chunks(seed: int, total: int, size: int, *extra: int) -> list[tuple[int, ...]]:
-    return [(seed, *extra, first, min(size, total - first)) for first in range(0, total, size)]
-
-
-T = TypeVar("T")
-
-
-def _in_order(submit: Callable[[int], Future], count: int, depth: int) -> Iterator:
-    """The results of `submit(k)`'s futures for k = 0 .. count-1, in order, at most `depth` in flight."""
-    pending = deque(submit(k) for k in range(min(depth, count)))
-    for k in range(count):
-        made = pending.popleft().result()
-        if k + depth < count:
-            pending.append(submit(k + depth))
-        yield made
-
-
-def ahead(make: Callable[[], T], count: int, depth: int = 2) -> Iterator[T]:
-    """`make()`'s results, `count` of them, made in one background thread up to `depth` ahead: the next
-    batches are cut and augmented (numpy and OpenCV, which let go of the GIL) while PyTorch trains on
-    this one. One thread calls `make` in order, so a seeded `make` gives the same batches as a loop."""
-    with ThreadPoolExecutor(1, thread_name_prefix="batches") as pool:
-        yield from _in_order(lambda _: pool.submit(make), count, depth)
-
-
-_MAKER: Callable[[np.random.Generator], object] | None = None  # what `forked`'s processes call
-
-
-def _made(job: tuple[int, int, int]) -> object:
-    seed, stream, k = job
-    return _MAKER(np.random.default_rng([seed, stream, k]))
-
-
-def forked(make: Callable[[np.random.Generator], T], count: int, seed: int, stream: int, workers: int,
-           depth: int = 4) -> Iterator[T]:
-    """`make(rng)`'s results for batches 0 .. count-1 in order, batch k drawn from its own generator
-    [seed, stream, k], made by `workers` forked processes up to `depth` each ahead: where a training
-    step is far quicker than cutting its batch (on a GPU the detector's step takes a few ms, its batch
-    about 60 ms of one core), the batches keep up. Another draw than `ahead`'s one generator, so other
-    weights than the CPU's (which are the committed ones). `make` may be a closure: the processes are
-    forked after it is set, so it is never pickled."""
-    global _MAKER
-    _MAKER = make
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            yield from _in_order(lambda k: pool.submit(_made, (seed, stream, k)), count, depth * workers)
-    finally:
-        _MAKER = None
 
 
 Labels = list[tuple[int, tuple[int, int, int, int]]]
@@ -517,260 +456,6 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
             total = 0.0
     return _trained(net)
 
-
-def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
-    """The softmax temperature that makes held-out probabilities honest (least negative log-likelihood).
-    logits: (n, classes), or (turns, n, classes) for crops read in several turns, whose probabilities the
-    reader pools (`vision.learned.pooled`)."""
-    turns = logits if logits.ndim == 3 else logits[None]
-    best, best_t = float("inf"), 1.0
-    for t in np.exp(np.linspace(math.log(0.5), math.log(5), 60)):
-        p = pooled(turns, float(t))[np.arange(len(labels)), labels]
-        nll = float(-np.log(np.maximum(p, 1e-30)).mean())
-        if nll < best:
-            best, best_t = nll, float(t)
-    return best_t
-
-
-PEAK_GRID = tuple(round(0.1 + 0.05 * k, 2) for k in range(11))  # peak thresholds tried: 0.10 .. 0.60
-NO_DIE_GRID = tuple(0.5 * k for k in range(-1, 7))  # weights of "no die" tried (`weighed`): -0.5 .. 3.0
-
-
-def _held_out_scene(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, list[bench.Label]]:
-    """Scene k of a stream (seed, stream, k, oblique) held out of training, as a phone photographs a table
-    when `oblique`, else looked at from above."""
-    from vision.scenes import random_scene
-
-    seed, stream, k, oblique = args
-    image, truth = random_scene(np.random.default_rng([seed, stream, k]), oblique=oblique)
-    return image, [bench.Label(t.value, t.box, t.kind) for t in truth]
-
-
-Scenes = list[tuple[np.ndarray, list[bench.Label]]]
-
-
-def calibration_scenes(args, oblique: bool = False) -> Scenes:
-    """The rendered scenes held out of training that the reader is calibrated on: two fifths as many as the
-    classifier's scenes, 1000 by default (250 before the sure bar: one scene of a printed board whose hexes
-    read as big dice then weighed a quarter of the readings above a bar). Looked at from above (stream 4 of
-    the seed; also the scenes whose crops set the int8 classifier's ranges), or `oblique`, as a phone
-    photographs a table (stream 5; none when the training draws no oblique scenes, `--oblique 0`). The
-    reader is calibrated on both, and its sure bar must hold on each (`calibrate`): before 2026-11-29 only
-    the scenes from above were measured, and the certain readings of held-out oblique renders were right
-    99.14 % of the time."""
-    if oblique and not args.oblique:
-        return []
-    jobs = [(args.seed, 5 if oblique else 4, k, oblique) for k in range(max(50, args.scenes * 2 // 5))]
-    return _parallel(_held_out_scene, jobs, args.workers)
-
-
-def calibration_renders(args) -> dict[str, Scenes]:
-    """Both kinds of calibration scenes (`calibration_scenes`), by name: the sure bar must hold on each."""
-    return {"from above": calibration_scenes(args), "oblique": calibration_scenes(args, oblique=True)}
-
-
-def right_and_false(reader: LearnedReader, scenes: Scenes) -> tuple[int, int]:
-    """The dice the reader reads right (values; kinds left out) and the false dice it reads, in the scenes."""
-    tally = bench.Tally(kinds=False)
-    for image, labels in scenes:
-        bench.score_photo(tally, "", labels, reader.read(image))
-    return tally.dice_right, tally.false_dice
-
-
-def reader_threshold(reader: LearnedReader, sets: dict[str, Scenes]
-                     ) -> tuple[float, list[tuple[float, dict[str, tuple[int, int]]]]]:
-    """The detector's peak threshold at which the whole reader (the detector's peaks, then the classifier's
-    "no die") gets the most dice's values right less false dice, from `PEAK_GRID`: a missed die and a false
-    one each cost a player one correction. A die's kind is left out (`bench.Tally(kinds=False)`): it is the
-    kind model's to get right (`kind_model`, fit at the threshold found here), not the detector's. Each set's
-    count is divided by its dice, so the held-out renders and each set of training photos weigh alike. Also,
-    for each threshold tried, (right, false) per set."""
-    tried = []
-    for t in PEAK_GRID:
-        reader.detect_min = t
-        tried.append((t, {name: right_and_false(reader, scenes) for name, scenes in sets.items()}))
-    dice = {name: max(1, sum(len(labels) for _, labels in scenes)) for name, scenes in sets.items()}
-    best, _ = max(tried, key=lambda r: (sum((r[1][n][0] - r[1][n][1]) / dice[n] for n in sets), -r[0]))
-    reader.detect_min = best
-    return best, tried
-
-
-def no_die_weight(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, tuple[int, int]]]]:
-    """The weight of the classifier's "no die" (`vision.learned.weighed`, from `NO_DIE_GRID`) at which the
-    whole reader gets the most dice's values right less false dice in held-out renders, at its peak
-    threshold: the classifier learned "no die" as often as its training crops showed it, not as often as the
-    detector's peaks are none. Only held-out scenes measure it: the training photos' own false finds were
-    among the classifier's training crops, so they would show it keeping out more than it does. Ties go to
-    the weight nearest 0. Also, for each weight tried, (right, false)."""
-    tried = []
-    for w in NO_DIE_GRID:
-        reader.no_die = w
-        tried.append((w, right_and_false(reader, scenes)))
-    best, _ = max(tried, key=lambda r: (r[1][0] - r[1][1], -abs(r[0])))
-    reader.no_die = best
-    return best, tried
-
-
-def found_labels(found: list[Found], boxes: list[tuple[float, float, float, float]]) -> list[int | None]:
-    """For each labelled box (x1, y1, x2, y2 px), the index of the found die on it (the label's centre
-    within half the found die's size of its centre; nearest pairs first, one die a label), or None."""
-    pairs = []
-    for i, (x1, y1, x2, y2) in enumerate(boxes):
-        lx, ly = (x1 + x2) / 2, (y1 + y2) / 2
-        for j, f in enumerate(found):
-            d = math.hypot(f.cx - lx, f.cy - ly)
-            if d < 0.5 * max(f.w, f.h):
-                pairs.append((d, i, j))
-    return bench.closest_first(pairs, len(boxes))
-
-
-def reader_logits(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
-    """The classifier's face logits (turns, n, classes), "no die" `weighed` as the reader weighs it, for every
-    die the detector finds in held-out scenes, and the true class of each (the value of the die it lies on,
-    or "no die"): what the reader's confidence says."""
-    logits, truth = [], []
-    for image, labels in scenes:
-        found = reader.detect(image)
-        if not found:
-            continue
-        classes = [0] * len(found)
-        for label, j in zip(labels, found_labels(found, [lb.box for lb in labels]), strict=True):
-            if j is not None:
-                classes[j] = VALUES.index(str(label.value))
-        logits.append(weighed(reader.logits(image, found)[0], reader.no_die))
-        truth += classes
-    return np.concatenate(logits, axis=1), np.array(truth, np.int64)
-
-
-def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np.ndarray]:
-    """`kind_features` (n, 3) of every die reading 1-4 that the reader finds on a d6 or a grey die in the
-    scenes, and whether that die is the grey one (n,)."""
-    features, grey = [], []
-    for image, labels in scenes:
-        faces = reader.faces(image)
-        d6 = d6_sizes(faces)
-        on = found_labels([f for f, _, _, _ in faces], [lb.box for lb in labels])
-        for label, j in zip(labels, on, strict=True):
-            if j is None or label.kind not in ("d6", "grey"):
-                continue
-            f, value, pc, _ = faces[j]
-            if may_be_grey(value):
-                features.append(kind_features(f, pc, d6))
-                grey.append(label.kind == "grey")
-    return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
-
-
-def logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 50) -> tuple[float, ...]:
-    """Weights and bias of a logistic regression of y (0/1) on x (n, k), by Newton's method, the weights
-    (not the bias) held back by an L2 penalty `l2` so that data a line separates still gives finite ones."""
-    a = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(a.shape[1])
-    penalty = np.diag([l2] * x.shape[1] + [0.0])
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(a @ w, -50, 50)))
-        gradient = a.T @ (p - y) + penalty @ w
-        hessian = (a * (p * (1 - p))[:, None]).T @ a + penalty + 1e-9 * np.eye(len(w))
-        w = w - np.linalg.solve(hessian, gradient)
-    return tuple(float(v) for v in w)
-
-
-def kind_model(reader: LearnedReader, scenes: Scenes) -> tuple[float, ...]:
-    """The kind model (`vision.learned.grey_probability`) fit on the dice the reader finds in held-out
-    renders; the colour head alone where they hold no grey die or no d6 reading 1-4."""
-    x, grey = kind_examples(reader, scenes)
-    if not 0 < grey.sum() < len(grey):
-        return KIND_FROM_COLOUR
-    return logistic(x, grey)
-
-
-# ---------------------------------------------------------------- export
-
-
-def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None:
-    """Both networks to ONNX (opset 17) and the calibration beside them, in `out` (detector None: the
-    detector already in `out` stays; `member`: the classifier is that member of an ensemble)."""
-    import torch
-
-    out.mkdir(parents=True, exist_ok=True)
-    with torch.no_grad():
-        if detector is not None:
-            torch.onnx.export(detector, torch.zeros(1, 3, 224, 224), str(out / DETECTOR.name),
-                              input_names=["image"], output_names=["heat", "size", "offset"],
-                              opset_version=17,
-                              dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
-                                            "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
-                              dynamo=False)
-        path = member_path(out / CLASSIFIER.name, member)
-        torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(path),
-                          input_names=["crops"], output_names=["values", "colours"], opset_version=17,
-                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
-                          dynamo=False)
-    save_meta(meta, out)
-
-
-def drop_other_members(out: Path, members: int) -> None:
-    """Remove classifiers of a larger ensemble trained into `out` before (dice_faces_3.onnx after a run of
-    `members` 2): the meta would not read them, but beside the weights they would pass for part of them."""
-    member = members
-    while (path := member_path(out / CLASSIFIER.name, member)).is_file():
-        path.unlink()
-        member += 1
-
-
-def save_meta(meta: dict, out: Path) -> None:
-    (out / META.name).write_text(json.dumps(meta, indent=1) + "\n")
-
-
-QUANTISE_CROPS = 1024  # crops whose activations set the int8 classifier's ranges (all held in memory)
-QUANTISE_SCENES = 250  # the first calibration scenes, whose crops QUANTISE_CROPS are drawn from
-QUANTISE_BATCH = 128  # crops run at a time while the ranges are measured (a min and max: any size gives them)
-
-
-def calibration_views(reader: LearnedReader, scenes: Scenes) -> np.ndarray:
-    """A seeded sample of QUANTISE_CROPS of the classifier's inputs as the reader cuts them from `scenes`
-    (float (n, 3, CROP, CROP)), to set the int8 classifier's ranges."""
-    views = np.concatenate([reader.views(image, found) for image, _ in scenes
-                            if (found := reader.detect(image))])
-    pick = np.random.default_rng(40).choice(len(views), min(len(views), QUANTISE_CROPS), replace=False)
-    return views[np.sort(pick)]
-
-
-def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
-    """The classifier in `out` made int8 in place, as the reader runs it: ONNX Runtime's static quantisation
-    (QDQ; per-channel int8 weights, uint8 activations), about 30 % less time a crop on one core of this
-    machine (a 640x480 frame 19-23 ms against 24-30, read as well: phone 206, wood 228, casino 57 held-out
-    dice against 205, 228, 57). The weights keep 7 bits (`reduce_range`): an x86 CPU without VNNI adds
-    uint8 x int8 products into saturating 16-bit sums, and on such a CPU (AVX2 only, 2026-11-27) the same
-    classifier with 8 bits read phone 191, wood 219, casino 50. On a CPU with AVX512-VNNI (this machine
-    kind since 2026-11-29) the 7 bits cost no more than noise: a classifier that read 248 of 288 found
-    phone dice in float read 248 with 7 bits and 250 with 8. The activations' ranges (min to max) are those
-    of `views`, the classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble."""
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        CalibrationMethod,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    batches = iter([{"crops": views[k:k + QUANTISE_BATCH]} for k in range(0, len(views), QUANTISE_BATCH)])
-
-    class Crops(CalibrationDataReader):
-        def get_next(self) -> dict | None:
-            return next(batches, None)
-
-    model = member_path(out / CLASSIFIER.name, member)
-    prepared = out / f"{model.stem}.prepared.onnx"
-    quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
-    try:
-        quantize_static(str(prepared), str(model), Crops(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        calibrate_method=CalibrationMethod.MinMax)
-    finally:
-        prepared.unlink(missing_ok=True)
-
-
 # ---------------------------------------------------------------- the whole run
 
 
@@ -867,7 +552,7 @@ def run(args, log=Log) -> int:
     log(f"rendering {args.scenes} scenes for the classifier")
     oblique = args.oblique  # the share of renders drawn as phones photograph a table
     upright = args.upright  # the classifier keeps the frame's down (and learns side faces are no die)
-    parts = _parallel(_scene_crops, [(*job, oblique, upright) for job in _chunks(seed, args.scenes, 50, 1)],
+    parts = parallel(_scene_crops, [(*job, oblique, upright) for job in chunks(seed, args.scenes, 50, 1)],
                       workers)
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
@@ -882,8 +567,8 @@ def run(args, log=Log) -> int:
         log(f"keeping the detector in {out}")
     else:
         log(f"rendering {args.tiles} detector tiles ({workers} processes)")
-        jobs = [(*job, oblique) for job in _chunks(seed, args.tiles, 100, 0)]
-        parts = _parallel(_render_tiles, jobs, workers)
+        jobs = [(*job, oblique) for job in chunks(seed, args.tiles, 100, 0)]
+        parts = parallel(_render_tiles, jobs, workers)
         tiles = np.concatenate([p[0] for p in parts])
         maps = np.concatenate([p[1] for p in parts])
         log(f"  {len(tiles)} tiles ({time.time() - t0:.0f} s into the run)")
@@ -897,8 +582,8 @@ def run(args, log=Log) -> int:
     export(detector, Classifier().eval(), {"detect_min": PEAK_GRID[0]}, out)
     reader = LearnedReader.in_folder(out, args.threads)
     found_scenes = round(FOUND_SCENES * args.scenes)
-    parts = _parallel(_found_crops, [(*job, oblique, upright, str(out))
-                                     for job in _chunks(seed, found_scenes, 50, 6)], workers)
+    parts = parallel(_found_crops, [(*job, oblique, upright, str(out))
+                                     for job in chunks(seed, found_scenes, 50, 6)], workers)
     crops = np.concatenate([crops, *(p[0] for p in parts)])
     values = np.concatenate([values, *(p[1] for p in parts)])
     colours = np.concatenate([colours, *(p[2] for p in parts)])
@@ -948,149 +633,6 @@ def _meta(calibrated: dict, seed: int, upright: bool, classifiers: int, device: 
     return {**calibrated, "values": list(VALUES), "colours": list(COLOURS), "context": CONTEXT,
             **_looks(upright), "classifiers": classifiers, "seed": seed, "device": device,
             "precision": precision}
-
-
-@contextmanager
-def _replaced(reader: LearnedReader, name: str, method: Callable) -> Iterator[None]:
-    """While it lasts, this reader's `name` is `method` (an instance attribute over the class's method)."""
-    setattr(reader, name, method)
-    try:
-        yield
-    finally:
-        delattr(reader, name)
-
-
-@contextmanager
-def logits_remembered(reader: LearnedReader) -> Iterator[None]:
-    """While it lasts, the classifier reads each die the detector finds in a frame once: calibrating sweeps
-    the peak threshold twice over the same frames, which finds the same dice again and again, and a die's
-    logits depend on its frame and box only (not on the threshold or the temperature)."""
-    plain, memo, frames = reader.logits, {}, {}
-
-    def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
-        if not found:
-            return plain(frame, found)
-        frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
-        keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
-        new = [(f, key) for f, key in zip(found, keys, strict=True) if key not in memo]
-        if new:
-            values, colours = plain(frame, [f for f, _ in new])
-            for i, (_, key) in enumerate(new):
-                memo[key] = values[:, i], colours[:, i]
-        return (np.stack([memo[key][0] for key in keys], axis=1),
-                np.stack([memo[key][1] for key in keys], axis=1))
-
-    with _replaced(reader, "logits", logits):
-        yield
-
-
-@contextmanager
-def peaks_remembered(reader: LearnedReader) -> Iterator[None]:
-    """While it lasts, the detector looks at each frame at each scale once: calibrating sweeps the peak
-    threshold over the same frames, and the peaks at a threshold are those at the sweep's lowest
-    (`PEAK_GRID[0]`) scoring at least it (a local maximum is one whatever the threshold)."""
-    plain, memo, frames, floor = reader.candidates, {}, {}, PEAK_GRID[0]
-
-    def candidates(frame: np.ndarray, scale: float, threshold: float) -> list[Found]:
-        if threshold < floor:
-            return plain(frame, scale, threshold)
-        key = (id(frame), scale)
-        if key not in memo:
-            frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
-            memo[key] = plain(frame, scale, floor)
-        return [f for f in memo[key] if f.score >= threshold]
-
-    with _replaced(reader, "candidates", candidates):
-        yield
-
-
-#: what `calibrate` measures, in the order the meta JSON keeps them
-MEASURED = ("temperature", "detect_min", "no_die", "kind", "sure")
-
-
-def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=Log) -> dict:
-    """What the reader's meta says of its calibration, under the meta's keys (`MEASURED`): its peak
-    threshold (`reader_threshold` on the held-out renders and each set of training photos, "no die" as
-    trained), the weight of its "no die" there (`no_die_weight`, on the held-out renders), its temperature
-    (on the peaks it then finds in the held-out renders), its kind model (`kind_model`, on the dice it then
-    reads there) and its sure bar (`sure_bar`, on its readings there).
-    `renders`: the held-out renders by how they were drawn (from above, oblique); all of them count as one
-    set, but the sure bar is measured on each and the strictest kept, so that the certain readings are
-    right often enough on every kind of table, not only on the mix.
-    The temperature decides which class of a die's averaged turns wins and the kind model which dice are
-    grey, so the threshold that depends on both is measured twice: first at temperature 1 with the colour
-    head alone, then with what was measured there (each run starts alike, so the same models give the same
-    calibration whatever their meta said before). The training run and `--recalibrate` write the answer as
-    it is."""
-    scenes = [scene for part in renders.values() for scene in part]
-    sets = {"held-out renders": scenes}
-    for name, image, labels in photos:
-        sets.setdefault(f"training photos {name}", []).append(
-            (image, [bench.Label(value, box) for value, box in labels]))
-    reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
-    with logits_remembered(reader), peaks_remembered(reader):
-        for _ in range(2):
-            reader.no_die = 0.0
-            detect_min, tried = reader_threshold(reader, sets)
-            no_die, weights = no_die_weight(reader, scenes)
-            logits, truth = reader_logits(reader, scenes)
-            reader.temperature = t = temperature(logits, truth)
-            reader.kind_model = kind = kind_model(reader, scenes)
-        sure, measured = strictest_bar(reader, renders)
-    for threshold, counts in tried:
-        log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"
-                                                            for name, (right, false) in counts.items()))
-    for weight, (right, false) in weights:
-        log(f"  no die weighed {weight:+.1f}: held-out renders {right} right, {false} false")
-    right = float((pooled(logits, t).argmax(1) == truth).mean())
-    log(f"peak threshold {detect_min:.2f}; no die weighed {no_die:+.1f}; in the held-out renders "
-        f"{len(truth)} peaks, {100 * right:.2f} % classed right; temperature {t:.2f}; "
-        f"kind model {', '.join(f'{w:.3f}' for w in kind)}")
-    for name, (bar_there, bars) in measured.items():
-        log(f"  {name}: readings at least as probable as: " + "; ".join(
-            f"{bar:.4f} {right}/{count} right" for bar, right, count in bars) + f"; its bar {bar_there:.4f}")
-    log(f"sure bar {sure:.4f}: readings at least as probable were right at least {100 * SURE_RIGHT:.1f} % "
-        f"of the time in each kind of held-out render ({', '.join(measured)}), at every bar from it up")
-    return dict(zip(MEASURED, (t, detect_min, no_die, list(kind), sure), strict=True))
-
-
-SURE_RIGHT = 0.995  # the share of readings at or above the sure bar that must be right (issue 29's target)
-SURE_GRID = tuple(round(1 - 0.5 * 0.75 ** k, 4) for k in range(24))  # bars tried: 0.5 .. 0.9993, each
-# leaving three quarters of the doubt of the one before
-
-
-def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, int, int]]]:
-    """The least bar of `SURE_GRID` at which the reader's readings of the scenes that are at least as
-    probable are right at least `SURE_RIGHT` of the time, and so are those at every higher bar (one lucky
-    bar is not enough); 1.0 where no bar holds. A false die (a reading where the scene has none) is a
-    wrong reading. Also, per bar: (bar, right, readings at or above it). The reader's `sure` must be None:
-    its confidences are then the probabilities themselves."""
-    probability, right = [], []
-    for image, labels in scenes:
-        paired, extra = bench.match(labels, reader.read(image))
-        for label, die in zip(labels, paired, strict=True):
-            if die is not None:
-                probability.append(die.confidence)
-                right.append(die.value == label.value and die.kind == label.kind)
-        probability += [die.confidence for die in extra]
-        right += [False] * len(extra)
-    p, ok = np.array(probability), np.array(right, bool)
-    bars = [(bar, int(ok[p >= bar].sum()), int((p >= bar).sum())) for bar in SURE_GRID]
-    sure = 1.0
-    for bar, good, count in reversed(bars):
-        if good < SURE_RIGHT * count:
-            break
-        sure = bar
-    return sure, bars
-
-
-def strictest_bar(reader: LearnedReader, renders: dict[str, Scenes]
-                  ) -> tuple[float, dict[str, tuple[float, list[tuple[float, int, int]]]]]:
-    """The highest of the sure bars (`sure_bar`) measured on each kind of render apart, and each kind's own:
-    a bar measured on the mix may hold there while the harder kind's certain readings are wrong too often."""
-    measured = {name: sure_bar(reader, scenes) for name, scenes in renders.items() if scenes}
-    return max((bar for bar, _ in measured.values()), default=1.0), measured  # no scenes: no bar holds
-
 
 def recalibrate(args, log=Log) -> int:
     """`companion train dice --recalibrate`: measure the calibration (`calibrate`) of the models in

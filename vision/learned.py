@@ -24,7 +24,7 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   1-6, a Treehouse symbol, or "no die") and the body colour. `companion train dice` trains several
   classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
   files) and the reader averages all their looks: two read more held-out dice on every set than one.
-  Each runs in int8 (`vision.dicetrain.quantise`: as accurate, about 30 % less time a crop). Its
+  Each runs in int8 (`vision.onnxexport.quantise`: as accurate, about 30 % less time a crop). Its
   probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks.
 - A reading's confidence is its probability placed on the table's scale (`confidence`): the sure bar
   (meta "sure", the least probability at which readings of the held-out renders were right at least
@@ -260,7 +260,7 @@ def weighed(logits: np.ndarray, no_die: float) -> np.ndarray:
 def pooled(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     """A die read in several turns, logits (turns, n, classes) -> probabilities (n, classes): the mean of
     the turns' probabilities, so turns that disagree make a reading less sure. The one place the turns are
-    pooled: the reader and its calibration (`vision.dicetrain.temperature`) both call it."""
+    pooled: the reader and its calibration (`vision.readerfit.temperature`) both call it."""
     return softmax(logits, temperature).mean(axis=0)
 
 

@@ -181,7 +181,7 @@ def test_working_sizes_are_multiples_of_the_detectors_stride():
 
 
 def test_temperature_undoes_overconfidence():
-    from vision.dicetrain import temperature
+    from vision.readerfit import temperature
 
     rng = np.random.default_rng(0)
     logits = rng.normal(0, 2, (4000, 5))
@@ -245,7 +245,7 @@ def test_networks_trained_in_bfloat16_keep_float32_weights_that_learn():
 def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision import dicetrain
+    from vision import dicetrain, onnxexport
 
     torch.set_num_threads(1)
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
@@ -254,7 +254,7 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
                                             first_real=len(crops) // 2)
-    dicetrain.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
+    onnxexport.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
     reader = LearnedReader.in_folder(tmp_path)
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
     with torch.no_grad():
@@ -272,7 +272,7 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
 
 
 def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
-    from vision.dicetrain import ahead
+    from vision.batches import ahead
 
     def batches(rng):
         return lambda: rng.integers(0, 1000, 4)
@@ -285,7 +285,7 @@ def test_batches_made_ahead_are_the_batches_a_plain_loop_makes_in_its_order():
 
 
 def test_batches_made_by_forked_processes_come_in_order_each_from_its_own_seeded_generator():
-    from vision.dicetrain import forked
+    from vision.batches import forked
 
     made = list(forked(lambda rng: rng.integers(0, 1000, 4), 11, seed=5, stream=10, workers=2, depth=2))
     want = [np.random.default_rng([5, 10, k]).integers(0, 1000, 4) for k in range(11)]
@@ -315,7 +315,7 @@ def test_a_detector_trained_on_forked_batches_is_the_same_for_the_same_seed():
 
 
 def test_a_batch_that_cannot_be_made_stops_the_training_with_its_error():
-    from vision.dicetrain import ahead
+    from vision.batches import ahead
 
     def make():
         raise ValueError("a photo could not be cut")
@@ -408,7 +408,7 @@ class _Thresholded:
 
 def test_the_peak_threshold_is_the_one_where_the_whole_reader_is_right_most_less_false_dice():
     from vision.bench import Label
-    from vision.dicetrain import PEAK_GRID, reader_threshold
+    from vision.readerfit import PEAK_GRID, reader_threshold
 
     scenes = [(np.zeros((100, 200, 3), np.uint8), [Label(3, (10, 10, 30, 30)), Label(5, (60, 10, 80, 30))])]
     reader = _Thresholded()
@@ -435,7 +435,7 @@ class _Weighed(_Thresholded):
 
 def test_the_weight_of_no_die_is_the_least_at_which_the_reader_is_right_most_less_false_dice():
     from vision.bench import Label
-    from vision.dicetrain import NO_DIE_GRID, no_die_weight
+    from vision.readerfit import NO_DIE_GRID, no_die_weight
 
     scenes = [(np.zeros((100, 200, 3), np.uint8), [Label(3, (10, 10, 30, 30)), Label(5, (60, 10, 80, 30))])]
     reader = _Weighed()
@@ -450,7 +450,7 @@ def test_the_weight_of_no_die_is_the_least_at_which_the_reader_is_right_most_les
 
 def test_each_set_weighs_alike_in_the_peak_threshold_whatever_its_number_of_dice():
     from vision.bench import Label
-    from vision.dicetrain import reader_threshold
+    from vision.readerfit import reader_threshold
 
     image = np.zeros((100, 200, 3), np.uint8)
     one = [Label(3, (10, 10, 30, 30))]  # the weak die (found up to 0.45) is a false one here ...
@@ -465,7 +465,7 @@ def test_each_set_weighs_alike_in_the_peak_threshold_whatever_its_number_of_dice
 
 
 def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
-    from vision.dicetrain import found_labels
+    from vision.readerfit import found_labels
 
     found = [Found(50, 50, 30, 30, 0.9), Found(58, 50, 30, 30, 0.4), Found(150, 150, 20, 20, 0.7)]
     boxes = [(45, 45, 65, 55), (40, 40, 60, 60), (300, 300, 320, 320)]
@@ -477,7 +477,7 @@ def test_each_label_takes_the_nearest_die_found_on_it_and_no_die_twice():
 def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_time(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision import dicetrain
+    from vision import dicetrain, onnxexport
 
     torch.manual_seed(0)
     crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
@@ -485,13 +485,13 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
                                         log=lambda *_: None)
-    dicetrain.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
+    onnxexport.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255
     float_values = LearnedReader.in_folder(tmp_path).classifier.run(None, {"crops": x})[0]
     made = []
     for _ in range(2):
-        dicetrain.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
-        dicetrain.quantise(tmp_path, x[::2])
+        onnxexport.export(detector, classifier, {"detect_min": 0.5}, tmp_path)
+        onnxexport.quantise(tmp_path, x[::2])
         made.append((tmp_path / CLASSIFIER.name).read_bytes())
     assert made[0] == made[1]  # the committed int8 model is what a training run makes
     assert b"QuantizeLinear" in made[0] and b"DequantizeLinear" in made[0]
@@ -503,7 +503,7 @@ def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_
 
 
 def test_the_committed_classifier_runs_in_int8():
-    # as `companion train dice` makes it (`vision.dicetrain.quantise`): an ONNX graph of quantised tensors
+    # as `companion train dice` makes it (`vision.onnxexport.quantise`): an ONNX graph of quantised tensors
     model = CLASSIFIER.read_bytes()
     assert b"QuantizeLinear" in model and b"DequantizeLinear" in model
 
@@ -646,7 +646,7 @@ def test_an_ensemble_reads_each_look_with_every_classifier_and_averages_them_all
 def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them_all(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision import dicetrain
+    from vision import dicetrain, onnxexport
     from vision.learned import member_path
 
     torch.set_num_threads(1)
@@ -663,8 +663,8 @@ def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
                                         log=lambda *_: None)
     meta = {"temperature": 1.0, "detect_min": 0.6, "classifiers": 2}
-    dicetrain.export(detector, first, meta, tmp_path)
-    dicetrain.export(None, second, meta, tmp_path, member=1)
+    onnxexport.export(detector, first, meta, tmp_path)
+    onnxexport.export(None, second, meta, tmp_path, member=1)
     assert member_path(tmp_path / CLASSIFIER.name, 1).is_file()
     reader = LearnedReader.in_folder(tmp_path)
     assert len(reader.others) == 1
@@ -713,8 +713,8 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
 
 
 def test_the_temperature_of_crops_read_in_turns_is_that_of_their_averaged_probabilities():
-    from vision.dicetrain import temperature
     from vision.learned import softmax
+    from vision.readerfit import temperature
 
     rng = np.random.default_rng(3)
     labels = rng.integers(0, 5, 3000)
@@ -824,7 +824,7 @@ def test_a_small_die_far_off_on_a_tilted_table_is_a_d6_and_one_small_where_it_li
 
 
 def test_a_logistic_fit_finds_the_weights_that_made_the_data_and_stays_finite_on_separable_data():
-    from vision.dicetrain import logistic
+    from vision.readerfit import logistic
 
     rng = np.random.default_rng(3)
     x = rng.normal(0, 1, (4000, 2))
@@ -835,7 +835,7 @@ def test_a_logistic_fit_finds_the_weights_that_made_the_data_and_stays_finite_on
 
 
 def test_renders_without_a_grey_die_leave_the_kind_to_the_colour_head():
-    from vision import dicetrain
+    from vision import readerfit
     from vision.learned import KIND_FROM_COLOUR
 
     class Reader:
@@ -843,9 +843,9 @@ def test_renders_without_a_grey_die_leave_the_kind_to_the_colour_head():
             return [(Found(50, 50, 40, 40, 0.9), "3", np.eye(11)[0], 0.9)]
 
     scenes = [(None, [bench.Label(3, (30, 30, 70, 70), "d6")])] * 3
-    x, grey = dicetrain.kind_examples(Reader(), scenes)
+    x, grey = readerfit.kind_examples(Reader(), scenes)
     assert x.shape == (3, 3) and not grey.any()
-    assert dicetrain.kind_model(Reader(), scenes) == KIND_FROM_COLOUR
+    assert readerfit.kind_model(Reader(), scenes) == KIND_FROM_COLOUR
 
 
 def test_a_meta_whose_kind_model_is_not_three_weights_and_a_bias_is_refused(tmp_path):
@@ -890,23 +890,23 @@ def test_the_reader_crops_each_die_as_widely_as_its_classifier_was_trained_to_se
 
 
 def test_a_run_of_fewer_classifiers_removes_the_members_of_a_larger_ensemble_trained_there_before(tmp_path):
-    from vision import dicetrain
+    from vision import onnxexport
 
     for name in ("dice_faces.onnx", "dice_faces_2.onnx", "dice_faces_3.onnx", "dice_detector.onnx"):
         (tmp_path / name).write_bytes(b"onnx")
-    dicetrain.drop_other_members(tmp_path, 2)
+    onnxexport.drop_other_members(tmp_path, 2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dice_detector.onnx", "dice_faces.onnx",
                                                           "dice_faces_2.onnx"]
-    dicetrain.drop_other_members(tmp_path, 1)
+    onnxexport.drop_other_members(tmp_path, 1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dice_detector.onnx", "dice_faces.onnx"]
 
 
 def test_a_training_run_writes_the_committed_meta_byte_for_byte_from_what_it_measured_and_trained_with():
-    from vision import dicetrain
+    from vision import dicetrain, readerfit
     from vision.learned import META
 
     m = json.loads(META.read_text())
-    measured = {key: m[key] for key in dicetrain.MEASURED}  # as `calibrate` answers (its test)
+    measured = {key: m[key] for key in readerfit.MEASURED}  # as `calibrate` answers (its test)
     written = dicetrain._meta(measured, m["seed"], m["upright"], m["classifiers"], m["device"],
                               m["precision"])
     assert json.dumps(written, indent=1) + "\n" == META.read_text()  # the same keys, in the same order
@@ -917,7 +917,7 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     import shutil
     from types import SimpleNamespace
 
-    from vision import dicetrain
+    from vision import dicetrain, readerfit
     from vision.learned import CONTEXT, DATA, META
 
     for model in DATA.glob("dice_*"):
@@ -926,7 +926,7 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     measured = []
     monkeypatch.setattr(dicetrain, "calibration_renders", lambda args: {})
     monkeypatch.setattr(dicetrain, "training_photos", lambda shared: [])
-    answers = [{key: committed[key] for key in dicetrain.MEASURED},  # what each recalibration below measures
+    answers = [{key: committed[key] for key in readerfit.MEASURED},  # what each recalibration below measures
                {"temperature": 1.1, "detect_min": 0.35, "no_die": 0.5, "kind": [1.0, -8.0, 1.0, -2.0],
                 "sure": 0.97}]
     monkeypatch.setattr(dicetrain, "calibrate", lambda reader, renders, photos, log: (
@@ -946,7 +946,7 @@ def test_recalibrating_keeps_every_fact_of_the_models_and_rewrites_only_what_it_
     assert measured[-1] == pytest.approx(CONTEXT + 0.2)  # measured as they read
     assert saved == {**older, "temperature": 1.1, "detect_min": 0.35, "no_die": 0.5,
                      "kind": [1.0, -8.0, 1.0, -2.0], "sure": 0.97, "mirror": dicetrain.MIRROR}
-    assert list(saved)[:len(dicetrain.MEASURED)] == list(dicetrain.MEASURED)  # first, as training writes
+    assert list(saved)[:len(readerfit.MEASURED)] == list(readerfit.MEASURED)  # first, as training writes
 
 
 def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_back():
@@ -972,25 +972,25 @@ def test_the_detectors_heatmap_is_averaged_with_the_mirrored_frames_mirrored_bac
 
 
 def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
-    from vision import dicetrain
+    from vision import readerfit
     from vision.learned import META
 
-    scenes = [dicetrain._held_out_scene((5, 4, k, False)) for k in range(4)]
+    scenes = [readerfit._held_out_scene((5, 4, k, False)) for k in range(4)]
     got = []
     for before in (1.0, 4.0):
         reader = LearnedReader()  # the committed models
         reader.temperature = before
-        got.append(dicetrain.calibrate(reader, {"from above": scenes}, [], log=lambda *_: None))
+        got.append(readerfit.calibrate(reader, {"from above": scenes}, [], log=lambda *_: None))
     assert got[0] == got[1]
-    assert list(got[0]) == list(json.loads(META.read_text()))[:len(dicetrain.MEASURED)]  # the meta's keys
-    assert got[0]["detect_min"] in dicetrain.PEAK_GRID and 0.5 <= got[0]["temperature"] <= 5
-    assert got[0]["no_die"] in dicetrain.NO_DIE_GRID
+    assert list(got[0]) == list(json.loads(META.read_text()))[:len(readerfit.MEASURED)]  # the meta's keys
+    assert got[0]["detect_min"] in readerfit.PEAK_GRID and 0.5 <= got[0]["temperature"] <= 5
+    assert got[0]["no_die"] in readerfit.NO_DIE_GRID
     assert len(got[0]["kind"]) == 4 and isinstance(got[0]["kind"], list)
-    assert got[0]["sure"] in dicetrain.SURE_GRID or got[0]["sure"] == 1.0
+    assert got[0]["sure"] in readerfit.SURE_GRID or got[0]["sure"] == 1.0
 
 
 def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_enough():
-    from vision import dicetrain
+    from vision import readerfit
     from vision.bench import Label
     from vision.dice import Die
 
@@ -1002,16 +1002,16 @@ def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_en
     # die (no die in its scene) at 0.9: right at least 99.5 % of the time from bar 0.9718 up, not at 0.9625
     scenes = ([(0.99, [Label(3, (0, 0, 10, 10))])] * 300 + [(0.97, [Label(3, (0, 0, 10, 10))])] * 200
               + [(0.97, [Label(4, (0, 0, 10, 10))])] * 3 + [(0.6, [Label(5, (0, 0, 10, 10))]), (0.9, [])])
-    sure, bars = dicetrain.sure_bar(Reader(), scenes)
+    sure, bars = readerfit.sure_bar(Reader(), scenes)
     assert sure == 0.9718
     counts = {bar: (right, count) for bar, right, count in bars}
     assert counts[0.9625] == (500, 503) and counts[0.8813] == (500, 504) and counts[0.5] == (500, 505)
     wrong_on_top = [(0.9995, [Label(4, (0, 0, 10, 10))])] + scenes
-    assert dicetrain.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
+    assert readerfit.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
 
 
 def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
-    from vision import dicetrain
+    from vision import readerfit
     from vision.bench import Label
     from vision.dice import Die
 
@@ -1022,25 +1022,25 @@ def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
     right, wrong = [Label(3, (0, 0, 10, 10))], [Label(4, (0, 0, 10, 10))]
     easy = [(0.97, right)] * 800 + [(0.6, wrong)] * 50  # every reading from 0.625 up is right
     hard = [(0.97, right)] * 190 + [(0.97, wrong)] * 2 + [(0.99, right)] * 100  # 2 wrong of 292 at 0.97
-    pooled, _ = dicetrain.sure_bar(Reader(), easy + hard)
+    pooled, _ = readerfit.sure_bar(Reader(), easy + hard)
     assert pooled == 0.625  # on the mix the hard kind's two wrong readings are 2 of 1092
-    sure, measured = dicetrain.strictest_bar(Reader(), {"from above": easy, "oblique": hard, "none": []})
+    sure, measured = readerfit.strictest_bar(Reader(), {"from above": easy, "oblique": hard, "none": []})
     assert measured["from above"][0] == 0.625 and measured["oblique"][0] == 0.9718
     assert sure == 0.9718 and "none" not in measured
-    assert dicetrain.strictest_bar(Reader(), {"none": []}) == (1.0, {})  # nothing measured: no bar holds
+    assert readerfit.strictest_bar(Reader(), {"none": []}) == (1.0, {})  # nothing measured: no bar holds
 
 
 def test_oblique_calibration_renders_are_their_own_stream_and_none_without_oblique_training():
     from argparse import Namespace
 
-    from vision import dicetrain
+    from vision import readerfit
 
     args = Namespace(seed=5, scenes=0, workers=1, oblique=0.0)
-    assert dicetrain.calibration_scenes(args, oblique=True) == []
+    assert readerfit.calibration_scenes(args, oblique=True) == []
     args = Namespace(seed=5, scenes=0, workers=1, oblique=0.5)
-    above, oblique = dicetrain.calibration_scenes(args), dicetrain.calibration_scenes(args, oblique=True)
+    above, oblique = readerfit.calibration_scenes(args), readerfit.calibration_scenes(args, oblique=True)
     assert len(above) == len(oblique) == 50  # the least there are of each
-    scene = dicetrain._held_out_scene
+    scene = readerfit._held_out_scene
     assert [labels for _, labels in above[:2]] == [scene((5, 4, k, False))[1] for k in (0, 1)]
     assert [labels for _, labels in oblique[:2]] == [scene((5, 5, k, True))[1] for k in (0, 1)]
     assert above[0][1] != oblique[0][1]  # other scenes
@@ -1066,7 +1066,7 @@ def test_the_sure_bar_lands_on_the_tables_default_threshold():
 
 
 def test_while_calibrating_the_detector_looks_at_each_frame_and_scale_once_and_finds_what_it_did():
-    from vision.dicetrain import PEAK_GRID, peaks_remembered
+    from vision.readerfit import PEAK_GRID, peaks_remembered
 
     rng = np.random.default_rng(4)
     frames = [rng.integers(0, 256, (120, 160, 3), np.uint8) for _ in range(2)]
@@ -1087,7 +1087,7 @@ def test_while_calibrating_the_detector_looks_at_each_frame_and_scale_once_and_f
 
 
 def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
-    from vision.dicetrain import logits_remembered
+    from vision.readerfit import logits_remembered
 
     class Reader:
         read_dice = 0
@@ -1123,7 +1123,7 @@ def test_training_the_classifier_alone_needs_a_detector_to_keep(tmp_path, capsys
 
 
 def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_off_them():
-    from vision import diceset, dicetrain
+    from vision import diceset, dicetrain, readerfit
     from vision.learned import DETECTOR
     from vision.scenes import random_scene
 
@@ -1133,7 +1133,7 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
         rng = np.random.default_rng([3, 6, k])
         image, truth = random_scene(rng, oblique=diceset.drawn(rng, 0.5))
         found = reader.detect(image)
-        on = dicetrain.found_labels(found, [t.box for t in truth])
+        on = readerfit.found_labels(found, [t.box for t in truth])
         classes = {j: diceset.value_class(t.value) for t, j in zip(truth, on, strict=True) if j is not None}
         finds += [classes.get(j, 0) for j in range(len(found))]
     assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
@@ -1151,9 +1151,9 @@ def test_the_weight_of_no_die_is_added_to_that_class_alone_and_leaves_the_logits
 
 
 def test_the_reader_weighs_no_die_as_its_meta_says():
-    from vision import dicetrain
+    from vision import readerfit
 
-    image, _ = dicetrain._held_out_scene((5, 4, 0, False))
+    image, _ = readerfit._held_out_scene((5, 4, 0, False))
     reader = LearnedReader()  # the committed models and meta
     assert reader.no_die == reader.meta.get("no_die", 0.0)
     found = reader.detect(image)
