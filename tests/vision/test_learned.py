@@ -323,25 +323,6 @@ def test_recoloured_photo_tiles_stay_whole_bytes():
     assert 0.15 * len(tiles) < sum(inverted) < 0.35 * len(tiles)  # about a quarter light for dark
 
 
-def test_degraded_crops_look_as_a_smaller_blurrier_die_does_and_the_rest_stay():
-    """A share of a batch loses its fine detail (pips' edges) as a far or blurred die's crop does; the others
-    are untouched, and the same generator degrades the same crops alike."""
-    from vision.dicetrain import degraded
-
-    board = (np.indices((40, 40)) // 2 % 2).sum(axis=0) % 2  # a board of 2 px squares: detail like pips'
-    board = board.astype(np.float32)
-    x = np.repeat(np.repeat(board[None, :, :, None], 3, axis=3), 400, axis=0)
-    out = degraded(np.random.default_rng(1), x.copy())
-    assert out.shape == x.shape and out.dtype == np.float32
-    changed = [not np.array_equal(a, b) for a, b in zip(out, x, strict=True)]
-    assert 0.2 * len(x) < sum(changed) < 0.4 * len(x)  # about three in ten
-    detail = [float(np.abs(np.diff(a[..., 0], axis=1)).mean())
-              for a, c in zip(out, changed, strict=True) if c]
-    assert np.median(detail) < 0.5 * float(np.abs(np.diff(board, axis=1)).mean())  # most lost much of it
-    assert np.array_equal(out, degraded(np.random.default_rng(1), x.copy()))
-    assert np.array_equal(degraded(np.random.default_rng(1), x.copy(), share=0.0), x)
-
-
 def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_time(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
