@@ -380,35 +380,12 @@ def recolour(rng: np.random.Generator, x: np.ndarray, white: float = 1.0) -> np.
     return np.where(rng.random((n, 1, 1, 1)) < 0.25, white - x, x)
 
 
-SMALLEST_DIE = 15  # px: the smallest die across the reader reads (issue 29: dice of about 15-150 px)
-DEGRADED = 0.3  # the share of a classifier batch's crops `degraded`
-
-
-def degraded(rng: np.random.Generator, x: np.ndarray, share: float = DEGRADED) -> np.ndarray:
-    """Crops (n, side, side, 3; float32 0..1) as a smaller, blurrier die gives them, in place: `share` of
-    them shrunk to as few px as the crop of a die SMALLEST_DIE px across spans in its frame, or any size
-    between that and their own, then enlarged back as the reader enlarges such a crop, blurred by up to
-    1 px and noised by up to 3 % of full scale. The training photos' dice are mostly large and sharp; a
-    far or out-of-focus die on another camera is not."""
-    n, side = len(x), x.shape[1]
-    least = math.log(min(side, SMALLEST_DIE * CONTEXT))
-    for i in np.flatnonzero(rng.random(n) < share):
-        shrunk = round(math.exp(rng.uniform(least, math.log(side))))
-        image = cv2.resize(cv2.resize(x[i], (shrunk, shrunk), interpolation=cv2.INTER_AREA), (side, side),
-                           interpolation=cv2.INTER_LINEAR)
-        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.01, 1.0))
-        image += rng.normal(0, rng.uniform(0, 0.03), image.shape).astype(np.float32)
-        x[i] = image
-    return x
-
-
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
                      log=Log, first_real: int | None = None, device: str = "cpu", member: int = 0,
                      precision: str = "fp32"):
     """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
     `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
-    `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names; a share of
-    every batch is `degraded`, as smaller and blurrier dice give their crops. Trained
+    `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names. Trained
     on `device`, returned on the CPU. `member` k > 0 of an ensemble starts from weights and draws batches
     of its own (member 0 is the one classifier runs made before there were several). `precision`: "fp32" or
     "bf16" (`training_precision`)."""
@@ -434,7 +411,6 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
         x /= 255.0
         if first_real is not None and first_real < len(crops):
             x[batch // 2:] = recolour(rng, x[batch // 2:])
-        degraded(rng, x)
         x *= rng.uniform(0.75, 1.25, (batch, 1, 1, 3)).astype(np.float32)
         x += rng.uniform(-0.1, 0.1, (batch, 1, 1, 1)).astype(np.float32)
         return np.clip(x, 0, 1, out=x), pick
