@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.learned import CLASSIFIER, CROP, DETECTOR, META, LearnedReader, member_path
-from vision.readerfit import Scenes
+
+if TYPE_CHECKING:
+    from vision.readerfit import Scenes  # the held-out scenes whose crops set the int8 ranges
 
 
 def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None:
