@@ -189,13 +189,18 @@ def bench_crops(folder: Path, limit: int = 0, faces=None) -> Tally:
     return crops_tally(folder, rows, faces)
 
 
+def truth_labels(truth) -> list[Label]:
+    """The labels of a rendered scene's dice, from what the scene knows of each (`vision.render.TruthDie`)."""
+    return [Label(t.value, t.box, t.kind) for t in truth]
+
+
 def rendered_scenes(count: int, first_seed: int = 0) -> Iterator[tuple[int, np.ndarray, list[Label]]]:
     """(seed, image, labels) for `count` seeded scenes with every variation."""
     from vision.render import render_scene
 
     for seed in range(first_seed, first_seed + count):
         image, truth = render_scene(np.random.default_rng(seed))
-        yield seed, image, [Label(t.value, t.box, t.kind) for t in truth]
+        yield seed, image, truth_labels(truth)
 
 
 def bench_render(count: int) -> Tally:

@@ -55,7 +55,6 @@ from vision.learned import (
     member_path,
 )
 from vision.onnxexport import (
-    QUANTISE_SCENES,
     calibration_views,
     drop_other_members,
     export,
@@ -583,7 +582,7 @@ def run(args, log=Log) -> int:
         export(None if member else detector, classifier,
                {"detect_min": PEAK_GRID[0], **_looks(upright), "classifiers": members}, out, member)
     drop_other_members(out, members)
-    views = calibration_views(LearnedReader.in_folder(out, args.threads), scenes[:QUANTISE_SCENES])
+    views = calibration_views(LearnedReader.in_folder(out, args.threads), scenes)
     for member in range(members):
         quantise(out, views, member)
     log(f"  {members} classifier(s) made int8 ({time.time() - t0:.0f} s into the run)")

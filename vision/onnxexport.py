@@ -57,9 +57,9 @@ QUANTISE_BATCH = 128  # crops run at a time while the ranges are measured (a min
 
 
 def calibration_views(reader: LearnedReader, scenes: Scenes) -> np.ndarray:
-    """A seeded sample of QUANTISE_CROPS of the classifier's inputs as the reader cuts them from `scenes`
-    (float (n, 3, CROP, CROP)), to set the int8 classifier's ranges."""
-    views = np.concatenate([reader.views(image, found) for image, _ in scenes
+    """A seeded sample of QUANTISE_CROPS of the classifier's inputs as the reader cuts them from the first
+    QUANTISE_SCENES of `scenes` (float (n, 3, CROP, CROP)), to set the int8 classifier's ranges."""
+    views = np.concatenate([reader.views(image, found) for image, _ in scenes[:QUANTISE_SCENES]
                             if (found := reader.detect(image))])
     pick = np.random.default_rng(40).choice(len(views), min(len(views), QUANTISE_CROPS), replace=False)
     return views[np.sort(pick)]

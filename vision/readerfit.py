@@ -53,7 +53,7 @@ def _held_out_scene(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, list[
 
     seed, stream, k, oblique = args
     image, truth = random_scene(np.random.default_rng([seed, stream, k]), oblique=oblique)
-    return image, [bench.Label(t.value, t.box, t.kind) for t in truth]
+    return image, bench.truth_labels(truth)
 
 
 Scenes = list[tuple[np.ndarray, list[bench.Label]]]

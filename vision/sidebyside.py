@@ -89,7 +89,7 @@ def held_out_renders(count: int, oblique: bool = False) -> list[tuple[str, np.nd
     out = []
     for seed in range(first, first + count):
         image, truth = random_scene(np.random.default_rng(seed), held_out=True, oblique=oblique)
-        out.append((f"seed {seed}", image, [bench.Label(t.value, t.box, t.kind) for t in truth]))
+        out.append((f"seed {seed}", image, bench.truth_labels(truth)))
     return out
 
 

@@ -81,3 +81,18 @@ def test_a_set_that_leaves_dice_unlabelled_says_its_false_dice_may_be_real():
     assert heading("wood-white-train", 70) == "wood-white-train, measured part: 70 frames"
     phone = heading("phone-tables-train", 97).splitlines()
     assert phone[0] == "phone-tables-train, measured part: 97 frames" and "leave some dice out" in phone[1]
+
+
+def test_a_rendered_scenes_labels_are_its_dice_as_the_scene_knows_them():
+    import numpy as np
+
+    from vision.bench import truth_labels
+    from vision.scenes import random_scene
+
+    kinds = set()
+    for k in range(12):
+        _, truth = random_scene(np.random.default_rng(k))
+        labels = truth_labels(truth)
+        assert [(lb.value, lb.box, lb.kind) for lb in labels] == [(t.value, t.box, t.kind) for t in truth]
+        kinds |= {lb.kind for lb in labels}
+    assert len(kinds) > 1  # not only d6s: the other dice keep their kinds
