@@ -32,7 +32,9 @@ class SettleDetector:
         self.motion_fraction = motion_fraction  # share of pixels moving that counts as 'moving'
         self.occupied_fraction = occupied_fraction  # share differing from the empty tray: 'not empty'
         self.hand_fraction = hand_fraction  # one changed blob this large is a hand or an arm
-        self.has_dice = has_dice  # tells a still view with dice from the empty tray (default: read_dice)
+        # tells a still view with dice from the empty tray: by default, whether the dice reader (the learned
+        # one, or the rules without its models: `vision.readers.open_reader`) reads any die there
+        self.has_dice = has_dice
         self._checked: tuple[float, bool] | None = None  # (still since, had dice) of the last check
         self._empty: np.ndarray | None = None
         self._prev: np.ndarray | None = None
@@ -106,12 +108,12 @@ class SettleDetector:
         """Whether this still view holds dice; asked once per still period."""
         if self._checked is not None and self._checked[0] == self._still_since:
             return self._checked[1]
-        if self.has_dice is not None:
-            found = bool(self.has_dice(frame))
-        else:
-            from vision.dice import read_dice
+        if self.has_dice is None:
+            from vision.readers import open_reader
 
-            found = any(d.confidence >= 0.3 for d in read_dice(frame))
+            reader = open_reader()
+            self.has_dice = lambda view: bool(reader.read(view))
+        found = bool(self.has_dice(frame))
         self._checked = (self._still_since or 0.0, found)
         return found
 

@@ -106,7 +106,10 @@ class Companion:
         data = Path(self.settings.data_dir)
         # the learned reader with the table's calibration (DATA/table/), or the rules without its models
         self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
-        detector = SettleDetector(settle_ms=self.settings.settle_ms)
+        # a still tray holds dice when the reader that will read them sees some (at start, before the empty
+        # tray is known): the calibrated reader once the host calibrates
+        detector = SettleDetector(settle_ms=self.settings.settle_ms,
+                                  has_dice=lambda image: bool(self.reader.read(image)))
 
         seen = {"number": 0}
 

@@ -137,6 +137,20 @@ def test_serve_reads_with_the_learned_reader_without_a_calibration(tmp_path, lea
         running.close()
 
 
+def test_serve_takes_a_still_tray_for_a_roll_when_its_reader_sees_dice_the_rules_would_not(tmp_path, learned,
+                                                                                           monkeypatch):
+    # at start no picture of the empty tray is known: whether a still tray holds dice is the reader's call
+    monkeypatch.setattr("vision.dice.read_dice", lambda *args, **kw: [])  # the rules see nothing there
+    running = _companion(tmp_path, reader="learned", settle_ms=300)
+    try:
+        settled = running.tray.parts.settled
+        later = roll_photo(7, dice=LATER)
+        assert [settled(later, 50.0 * k) for k in range(10)][-1] is True
+        assert settled(table(7), 600.0) is False  # the dice are picked up
+    finally:
+        running.close()
+
+
 def test_serve_falls_back_to_the_rules_without_the_learned_models(tmp_path, monkeypatch):
     monkeypatch.setattr(LearnedReader, "available", staticmethod(lambda: False))
     running = _companion(tmp_path, reader="learned")

@@ -79,3 +79,20 @@ def test_set_empty_then_small_grey_die_counts_as_not_empty():
     frame = _dice(rng, table, [DieSpec("grey", "grey", 2)])
     states = _feed(detector, [frame] * 10)
     assert states[-1] == "settled"
+
+
+def test_by_default_the_dice_reader_says_whether_a_still_view_at_start_holds_dice(monkeypatch):
+    from vision.readers import DiceReader
+
+    asked = []
+
+    def reads_nothing(frame):
+        asked.append(frame.shape)
+        return []
+
+    monkeypatch.setattr("vision.readers.open_reader", lambda *args, **kw: DiceReader("blind", reads_nothing))
+    rng, table = _table(2)
+    detector = SettleDetector(settle_ms=300)
+    states = _feed(detector, [_dice(rng, table)] * 12)
+    assert "settled" not in states and states[-1] == "empty"  # a reader that sees no die: the empty tray
+    assert asked == [(480, 640, 3)]  # asked once, when the view had been still for settle_ms
