@@ -21,7 +21,7 @@ _EXPORTS = {
     "CameraThread": "vision.camera",
     "Frame": "vision.camera",
     "SettleDetector": "vision.settle",
-    "Die": "vision.dice",
+    "Die": "vision.die",
     "read_dice": "vision.dice",
     "annotate": "vision.drawing",
     "open_source": "vision.sources",

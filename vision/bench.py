@@ -26,7 +26,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from vision.dice import Die, read_crop, read_dice
+from vision.dice import read_crop, read_dice
+from vision.die import Die
 from vision.images import load_image
 from vision.variations import VARIATIONS
 

@@ -22,13 +22,14 @@ against calibrated templates (`vision.treehouse`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from statistics import median
 
 import cv2
 import numpy as np
 
 from vision.colours import colour_name
+from vision.die import Die
 from vision.faceclass import FaceClassifier
 from vision.faces import (
     LAYOUT,
@@ -48,21 +49,6 @@ from vision.smear import unsmeared
 
 MIN_CONFIDENCE = 0.5  # below this a "die" is more often a side face, a key or print than a die
 MAX_ELONGATION = 2.2  # spots squashed more than this (major / minor axis) are not pips
-
-
-@dataclass(frozen=True)
-class Die:
-    """One die read from a frame. box is (x1, y1, x2, y2) px of the top face; confidence 0..1."""
-
-    value: int | str
-    kind: str  # 'd6' | 'grey' | 'treehouse'
-    colour: str
-    box: tuple[int, int, int, int]
-    confidence: float
-
-    def to_json(self) -> dict:
-        return {"value": self.value, "kind": self.kind, "colour": self.colour, "box": list(self.box),
-                "confidence": round(self.confidence, 3)}
 
 
 def _box(fit: FaceFit, width: int, height: int) -> tuple[int, int, int, int]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from vision.dice import Die
+from vision.die import Die
 
 SURE = 0.6  # at or above this confidence a box is drawn green, below it orange
 

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.dice import Die
+from vision.die import Die
 from vision.images import turned
 from vision.render import GREY_FACES
 from vision.symbols import TREEHOUSE_FACES

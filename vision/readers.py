@@ -3,7 +3,7 @@
     from vision.readers import open_reader
     reader = open_reader("learned", data_dir)  # the rules when the learned models are not in vision/data/
     print(reader.name)                          # "learned, calibrated", "learned", "rules", ...
-    dice = reader.read(frame)                   # list of vision.dice.Die
+    dice = reader.read(frame)                   # list of vision.die.Die
 
 "learned" is `vision.learned.LearnedReader` with the calibration in DATA/table/ when there is one
 (`vision.calibration`); "rules" is the rule-tuned `vision.dice.read_dice`, with the Treehouse faces.
@@ -21,7 +21,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from vision.calibration import TableCalibration
-    from vision.dice import Die
+    from vision.die import Die
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision import bench, diceset
-from vision.dice import Die
+from vision.die import Die
 from vision.images import load_image
 
 Reader = Callable[[np.ndarray], list[Die]]

@@ -305,7 +305,7 @@ def find_treehouse(frame: np.ndarray, gray: np.ndarray, templates: TreehouseTemp
                    taken: list[tuple[int, int, int, int]]) -> list:
     """Treehouse dice in a frame, skipping regions already read as pip dice (boxes in `taken`); of
     candidates on one spot only the most confident."""
-    from vision.dice import Die
+    from vision.die import Die
 
     found = []
     for face in _faces(gray, frame=frame):

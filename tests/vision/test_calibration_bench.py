@@ -6,7 +6,7 @@ from collections import Counter
 
 from companion.cli import main
 from vision import calibration_bench
-from vision.dice import Die
+from vision.die import Die
 from vision.render import TruthDie
 
 

@@ -359,7 +359,7 @@ def test_the_committed_classifier_runs_in_int8():
 
 def test_the_bench_pairs_each_label_with_the_closest_die_on_it_and_counts_the_rest_false():
     from vision.bench import Label, match
-    from vision.dice import Die
+    from vision.die import Die
 
     def die(x: int) -> Die:
         return Die(3, "d6", "white", (x, 40, x + 20, 60), 0.9)
@@ -848,3 +848,27 @@ def test_the_reader_weighs_no_die_as_its_meta_says():
     reader.no_die += 50.0  # "no die" outweighs any face: nothing is read
     assert reader.read(image) == [] and (reader.classify(image, found)[0].argmax(axis=1) == 0).all()
     assert reader.read_crop(cut) == plain  # but a crop cut round a die is read as it was: not weighed
+
+
+def test_reading_a_roll_with_the_learned_reader_never_loads_the_rules():
+    # the per-frame path is the learned reader's own: the rule-tuned reader (vision.dice and the pip, face
+    # and face-classifier modules it stands on) is only there for `--reader rules` and bench's side by side
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, numpy as np\n"
+        "from vision.readers import open_reader\n"
+        "from vision.drawing import annotate\n"
+        "from vision.render import DieSpec, render_scene\n"
+        "reader = open_reader('learned')\n"
+        "image = render_scene(np.random.default_rng(3), [DieSpec('d6', 'white', 4)])[0]\n"
+        "dice = reader.read(image)\n"
+        "annotate(image, dice)\n"
+        "print(reader.name, [d.value for d in dice])\n"
+        "print(sorted(m for m in ('vision.dice', 'vision.pips', 'vision.faces', 'vision.faceclass')"
+        " if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).parents[2]).stdout.splitlines()
+    assert out == ["learned [4]", "[]"]

@@ -31,7 +31,7 @@ class _Thresholded:
     detect_min = 0.0
 
     def read(self, image):
-        from vision.dice import Die
+        from vision.die import Die
 
         dice = [Die(3, "d6", "white", (10, 10, 30, 30), 0.9)]
         if self.detect_min <= 0.45:
@@ -174,7 +174,7 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
 def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_enough():
     from vision import readerfit
     from vision.bench import Label
-    from vision.dice import Die
+    from vision.die import Die
 
     class Reader:  # reads each scene's one die as a 3 at the scene's probability
         def read(self, image):
@@ -195,7 +195,7 @@ def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_en
 def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
     from vision import readerfit
     from vision.bench import Label
-    from vision.dice import Die
+    from vision.die import Die
 
     class Reader:  # reads each scene's one die as a 3 at the scene's probability
         def read(self, image):

@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from vision.bench import Label, Tally, score_photo
-from vision.dice import Die
+from vision.die import Die
 from vision.sidebyside import Scores, heading, one_core, speed
 
 
