@@ -16,9 +16,11 @@ from companion.cli import CommandError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("calibrate", help="capture calibration (Treehouse die faces)")
+    p = sub.add_parser("calibrate", help="learn the table (the learned reader), or the Treehouse die's faces "
+                                           "(the rules)")
     what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
-    t = what.add_parser("treehouse", help="show each Treehouse face to the camera in turn")
+    t = what.add_parser("treehouse", help="show each Treehouse face to the camera in turn (for --reader "
+                                             "rules; the learned reader needs no faces)")
     t.add_argument("--config", type=Path, help="the settings file serve uses (its data_dir and camera)")
     t.add_argument("--data", dest="data_dir", type=Path,
                    help="data folder; faces go to DATA/treehouse/ (default: the one serve uses)")
