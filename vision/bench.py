@@ -37,6 +37,7 @@ class Label:
     value: int | str
     box: tuple[int, int, int, int]
     kind: str = "d6"
+    colour: str | None = None  # the die's body colour, where the set knows it (renders); photos say none
 
 
 @dataclass
@@ -192,7 +193,7 @@ def bench_crops(folder: Path, limit: int = 0, faces=None) -> Tally:
 
 def truth_labels(truth) -> list[Label]:
     """The labels of a rendered scene's dice, from what the scene knows of each (`vision.render.TruthDie`)."""
-    return [Label(t.value, t.box, t.kind) for t in truth]
+    return [Label(t.value, t.box, t.kind, t.colour) for t in truth]
 
 
 def rendered_scenes(count: int, first_seed: int = 0) -> Iterator[tuple[int, np.ndarray, list[Label]]]:

@@ -11,7 +11,8 @@ neither was trained on.
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
 above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
 --sure`, whose default is the table's `confidence_threshold` setting), and the median CPU ms per frame
-(one read each).
+(one read each). On renders, which know each die's body colour, also how often a die found is given the
+colour name it was drawn in (the photos' labels have no colours).
 """
 
 from __future__ import annotations
@@ -36,16 +37,22 @@ Reader = Callable[[np.ndarray], list[Die]]
 @dataclass
 class Scores(bench.Tally):
     """A bench tally that also counts the readings at or above `threshold` (0-1, the table's certainty
-    threshold) and how many of them are right."""
+    threshold) and how many of them are right; and, where the labels know the dice's colours, how many
+    found dice are given the colour name they were drawn in."""
 
     threshold: float = field(kw_only=True)
     sure: int = 0
     sure_right: int = 0
+    coloured: int = 0
+    colour_right: int = 0
     extra: list[str] = field(default_factory=list)
 
     def score(self, name: str, labels: list[bench.Label], dice: list[Die]) -> None:
         paired, extra = bench.score_photo(self, name, labels, dice)
         for label, die in zip(labels, paired, strict=True):
+            if die is not None and label.colour is not None:
+                self.coloured += 1
+                self.colour_right += die.colour == label.colour
             if die is not None and die.confidence >= self.threshold:
                 self.sure += 1
                 self.sure_right += die.value == label.value and die.kind == label.kind
@@ -57,7 +64,9 @@ class Scores(bench.Tally):
                 f"rolls {pct(self.photos_right, self.photos):6.2f} %  "
                 f"false/photo {self.false_dice / max(self.photos, 1):.3f}  "
                 f"sure right {pct(self.sure_right, self.sure):6.2f} % ({self.sure_right}/{self.sure})  "
-                f"{float(np.median(self.ms)) if self.ms else float('nan'):6.1f} ms/frame")
+                f"{float(np.median(self.ms)) if self.ms else float('nan'):6.1f} ms/frame"
+                + (f"  colours {pct(self.colour_right, self.coloured):6.2f} % ({self.colour_right}/"
+                   f"{self.coloured})" if self.coloured else ""))
 
 
 def _timed(read: Reader, image: np.ndarray) -> tuple[list[Die], float]:

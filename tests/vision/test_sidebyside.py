@@ -93,6 +93,21 @@ def test_a_rendered_scenes_labels_are_its_dice_as_the_scene_knows_them():
     for k in range(12):
         _, truth = random_scene(np.random.default_rng(k))
         labels = truth_labels(truth)
-        assert [(lb.value, lb.box, lb.kind) for lb in labels] == [(t.value, t.box, t.kind) for t in truth]
+        assert [(lb.value, lb.box, lb.kind, lb.colour) for lb in labels] == \
+            [(t.value, t.box, t.kind, t.colour) for t in truth]
         kinds |= {lb.kind for lb in labels}
     assert len(kinds) > 1  # not only d6s: the other dice keep their kinds
+
+
+def test_on_sets_that_know_the_dice_colours_the_colour_names_of_the_dice_found_are_counted():
+    labels = [Label(3, (0, 0, 20, 20), "d6", "cream"), Label(5, (100, 100, 120, 120), "d6", "red"),
+              Label(2, (200, 200, 220, 220), "d6", "blue")]
+    dice = [Die(3, "d6", "white", (0, 0, 20, 20), 0.95),  # found, the wrong colour name
+            Die(4, "d6", "red", (100, 100, 120, 120), 0.9)]  # found, misread, the right colour name
+    scores = Scores(threshold=0.8)
+    scores.score("scene", labels, dice)  # the blue die is not found: its colour is not counted
+    assert (scores.coloured, scores.colour_right) == (2, 1)
+    assert scores.line().endswith("colours  50.00 % (1/2)")
+    photo = Scores(threshold=0.8)
+    photo.score("photo", [Label(3, (0, 0, 20, 20))], dice[:1])  # a photo's labels know no colours
+    assert photo.coloured == 0 and "colours" not in photo.line()
