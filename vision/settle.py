@@ -6,7 +6,8 @@
         ...
     detector.state                              # 'empty' | 'moving' | 'still' | 'settled' | 'hand'
 
-Works on a small blurred grey copy of each frame (160 px wide), so it costs well under 1 ms.
+Works on a small blurred grey copy of each frame (160 px wide), so it costs well under 1 ms; until the
+empty tray is known, the dice reader reads one frame of each still period to tell dice from an empty tray.
 A hand is told from dice by its size: a changed region touching the frame border, or one far
 larger than a die, keeps the state at 'hand' however still it is.
 """
