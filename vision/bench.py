@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from vision.dice import read_crop, read_dice
 from vision.die import Die
 from vision.images import load_image
 from vision.variations import VARIATIONS
+
+if TYPE_CHECKING:
+    from vision.render import TruthDie
 
 
 @dataclass
@@ -191,7 +194,7 @@ def bench_crops(folder: Path, limit: int = 0, faces=None) -> Tally:
     return crops_tally(folder, rows, faces)
 
 
-def truth_labels(truth) -> list[Label]:
+def truth_labels(truth: list[TruthDie]) -> list[Label]:
     """The labels of a rendered scene's dice, from what the scene knows of each (`vision.render.TruthDie`)."""
     return [Label(t.value, t.box, t.kind, t.colour) for t in truth]
 

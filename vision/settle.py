@@ -14,7 +14,7 @@ larger than a die, keeps the state at 'hand' however still it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -27,15 +27,15 @@ class SettleDetector:
 
     def __init__(self, settle_ms: float = 700.0, motion_level: int = 14, motion_fraction: float = 0.002,
                  occupied_fraction: float = 0.001, hand_fraction: float = 0.12,
-                 has_dice: Callable[[np.ndarray], bool] | None = None):
+                 read: Callable[[np.ndarray], Sequence[object]] | None = None):
         self.settle_ms = settle_ms
         self.motion_level = motion_level  # grey-level change that counts as motion
         self.motion_fraction = motion_fraction  # share of pixels moving that counts as 'moving'
         self.occupied_fraction = occupied_fraction  # share differing from the empty tray: 'not empty'
         self.hand_fraction = hand_fraction  # one changed blob this large is a hand or an arm
-        # tells a still view with dice from the empty tray: by default, whether the dice reader (the learned
-        # one, or the rules without its models: `vision.readers.open_reader`) reads any die there
-        self.has_dice = has_dice
+        # the dice reader (frame -> dice), asked whether a still view holds dice or is the empty tray; by
+        # default `vision.readers.open_reader`'s: the learned one, or the rules without its models
+        self.read = read
         self._checked: tuple[float, bool] | None = None  # (still since, had dice) of the last check
         self._empty: np.ndarray | None = None
         self._prev: np.ndarray | None = None
@@ -109,12 +109,11 @@ class SettleDetector:
         """Whether this still view holds dice; asked once per still period."""
         if self._checked is not None and self._checked[0] == self._still_since:
             return self._checked[1]
-        if self.has_dice is None:
+        if self.read is None:
             from vision.readers import open_reader
 
-            reader = open_reader()
-            self.has_dice = lambda view: bool(reader.read(view))
-        found = bool(self.has_dice(frame))
+            self.read = open_reader().read
+        found = bool(self.read(frame))
         self._checked = (self._still_since or 0.0, found)
         return found
 

@@ -106,10 +106,6 @@ class Companion:
         data = Path(self.settings.data_dir)
         # the learned reader with the table's calibration (DATA/table/), or the rules without its models
         self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
-        # a still tray holds dice when the reader that will read them sees some (at start, before the empty
-        # tray is known): the calibrated reader once the host calibrates
-        detector = SettleDetector(settle_ms=self.settings.settle_ms,
-                                  has_dice=lambda image: bool(self.reader.read(image)))
 
         seen = {"number": 0}
 
@@ -124,6 +120,9 @@ class Companion:
         def read(image):
             return [die.to_json() for die in self.reader.read(image)]
 
+        # a still tray holds dice when the reader that will read them sees some (asked before the empty tray
+        # is known): `read` reads with the calibrated reader once the host calibrates
+        detector = SettleDetector(settle_ms=self.settings.settle_ms, read=read)
         self.calibrator = self._calibrator(camera, data)
         parts = TrayParts(frame=frame, settled=detector.update,
                           read=read, annotate=lambda image, dice: annotate(image, dice, labels=False),
