@@ -1,5 +1,6 @@
 """The calibration step on the page: the host has the camera take the empty table, then one roll whose
-values they type; the companion learns the table from the two photos (`vision.calibration`).
+values they type, each with its colour's name if they like ("3 cream, 5 red, 1": `typed_roll`); the
+companion learns the table from the two photos (`vision.calibration`).
 
 Part of the composition root (built by `companion serve`), so it may import vision; the web part gets it
 as a plain object, and the table session says who may use it (the host of the table the camera serves).
@@ -21,6 +22,27 @@ from .refusals import BadCommand, NotNow
 from .settings import save_atomically
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
+TYPED_EXAMPLE = "3 cream, 5 red, 1"
+
+
+def typed_roll(text: str) -> tuple[list[int], list[str | None]]:
+    """A typed roll -> (the values, the colour name typed after each or None): "3 cream, 5 red, 1" ->
+    ([3, 5, 1], ["cream", "red", None]). Each number 1-6 starts a die and the words after it name its
+    colour. ValueError, with the sentence for the player, for anything else."""
+    values: list[int] = []
+    names: list[list[str]] = []
+    for word in str(text).replace(",", " ").split():
+        if word.isdigit() and 1 <= int(word) <= 6:
+            values.append(int(word))
+            names.append([])
+        elif any(c.isdigit() for c in word) or not values:
+            raise ValueError(f"type the number (1 to 6) on top of each die, each with its colour if you "
+                             f"like, e.g. \"{TYPED_EXAMPLE}\": got {text!r}")
+        else:
+            names[-1].append(word)
+    if not values:
+        raise ValueError(f"type the number (1 to 6) on top of each die, e.g. \"{TYPED_EXAMPLE}\"")
+    return values, [" ".join(n) or None for n in names]
 
 
 class TableCalibrator:
@@ -73,13 +95,24 @@ class TableCalibrator:
             self._empty, self._taken_at = frame.copy(), self.clock()
         return "The empty table is taken: now roll one die of each set into the tray and type their values"
 
-    def take_roll(self, values: Any) -> str:
-        """Step 2: the photo of the roll and its typed values (a list of numbers 1-6); learns and saves."""
+    def take_roll(self, values: Any, names: Any = None) -> str:
+        """Step 2: the photo of the roll and its typed values: a list of numbers 1-6 (and `names`, a list of
+        colour names or None beside them), or the text a player types (`typed_roll`); learns and saves."""
         from vision.calibration import CalibrationError, learn_table
 
+        if isinstance(values, str):
+            if names is not None:
+                raise BadCommand('typed values name their colours themselves: send no "names" with them')
+            try:
+                values, names = typed_roll(values)
+            except ValueError as err:
+                raise BadCommand(str(err)) from None
         if not isinstance(values, list) or not values or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
             raise BadCommand('"values" must list the number (1 to 6) on top of each die, e.g. [3, 5, 1]')
+        if names is not None and (not isinstance(names, list) or len(names) != len(values) or not all(
+                n is None or isinstance(n, str) for n in names)):
+            raise BadCommand('"names" must list a colour name (or null) for each value, e.g. ["cream", null]')
         reader = self._learned_reader()
         with self._lock:
             if not self._waiting():
@@ -87,7 +120,7 @@ class TableCalibrator:
             empty = self._empty
         frame = self._frame()
         try:
-            table = learn_table(reader, empty, frame, values)
+            table = learn_table(reader, empty, frame, values, names)
         except CalibrationError as err:
             raise BadCommand(str(err)) from None
         table.save(self.folder, save_atomically)

@@ -13,7 +13,11 @@ their values typed by the player. From them it learns
 - `work_px`: their side at the scale the roll read as typed: the reader's own (`working_scale`) when
   it does, otherwise the first of looks `CLOSER` times closer each that does (dice read less well
   than they could at the reader's own scale on some tables); later frames are looked at there;
-- each die's body colour as the reader names it (`dice`), so a player can check "red, red, cream";
+- each die's body colour (`dice`): its name, the one the player typed with its value or else the one the
+  reader gives, and the reader's colour probabilities for it (`signature`). Later dice are named after
+  the calibration die whose signature is nearest (`TableCalibration.name_of`): the table's dice are the
+  sets of its roll, so a cream die the reader takes for white stays "cream", and the player's own
+  names ("ivory", or "yellow" for the die Dice Devils calls yellow) are the ones the games see;
 - the empty table: `spots`, where the detector finds "dice" on the empty photo (specks, printed dots,
   the tray's edge), or on the roll photo where it looks just like the empty one, and `empty_cutoff`.
   A die found at a spot is dropped when the frame there still looks like the empty photo: the
@@ -34,7 +38,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +57,7 @@ JSON_NAME = "calibration.json"
 PHOTO_STEM = "empty"  # the empty table's photo: empty-<its hash>.png
 VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
+NAME_CHARS = 24  # the longest colour name a player may type, characters
 CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (to the closest)
 
 
@@ -77,11 +82,19 @@ class Place:
 
 @dataclass(frozen=True)
 class CalibratedDie:
-    """A die of the calibration roll: its typed value, body colour (as the reader names it) and place."""
+    """A die of the calibration roll: its typed value, body colour's name (the player's, or the reader's
+    `read_as`) and place; `signature`: the reader's probabilities of its body colour (one per COLOURS),
+    None in calibrations saved before they were kept."""
 
     value: int
     colour: str
     place: Place
+    read_as: str = ""  # the colour the reader named it (one of COLOURS); "" where that is `colour`
+    signature: tuple[float, ...] | None = None
+
+    @property
+    def reader_colour(self) -> str:
+        return self.read_as or self.colour
 
 
 @dataclass(frozen=True)
@@ -97,8 +110,28 @@ class TableCalibration:
 
     @property
     def colours(self) -> list[str]:
-        """The roll's body colours, left to right: ["red", "red", "cream"]."""
+        """The roll's body colours' names, left to right: ["red", "red", "cream"]."""
         return [d.colour for d in self.dice]
+
+    def roll_colours(self, colour_p: np.ndarray) -> np.ndarray:
+        """A die's colour probabilities (one per COLOURS) among the colours the reader named the roll's
+        dice only, summing to 1: the table's dice come in those."""
+        shown = np.isin(COLOURS, [d.reader_colour for d in self.dice])
+        if not shown.any():
+            return colour_p
+        kept = np.where(shown, colour_p, 0.0)
+        return kept / max(float(kept.sum()), 1e-9)
+
+    def name_of(self, colour_p: np.ndarray) -> str | None:
+        """The name of a die's body colour, from the reader's probabilities for it (one per COLOURS): that
+        of the calibration die whose signature is nearest (Hellinger distance, the distance of two
+        distributions); None when the calibration keeps no signatures."""
+        known = [d for d in self.dice if d.signature is not None]
+        if not known:
+            return None
+        root = np.sqrt(np.clip(colour_p, 0.0, None))
+        distances = [float(np.sum((root - np.sqrt(d.signature)) ** 2)) for d in known]
+        return known[int(np.argmin(distances))].colour
 
     def die_px_for(self, frame: np.ndarray) -> float:
         """The d6's face side (px) in this frame: the calibrated one, scaled when the frame's size differs."""
@@ -143,7 +176,7 @@ class TableCalibration:
             "frame": [width, height],
             "die_px": round(self.die_px, 2),
             "work_px": None if self.work_px is None else round(self.work_px, 2),
-            "dice": [{"value": d.value, "colour": d.colour, **_place_json(d.place)} for d in self.dice],
+            "dice": [_die_json(d) for d in self.dice],
             "spots": [_place_json(s) for s in self.spots],
             "empty_cutoff": None if self.empty_cutoff is None else round(self.empty_cutoff, 3),
             "empty_photo": photo,
@@ -153,6 +186,28 @@ class TableCalibration:
         for old in folder.glob(f"{PHOTO_STEM}*.png"):
             if old.name != photo:
                 old.unlink(missing_ok=True)
+
+
+def _die_json(die: CalibratedDie) -> dict:
+    record = {"value": die.value, "colour": die.colour, **_place_json(die.place)}
+    if die.read_as:
+        record["read_as"] = die.read_as
+    if die.signature is not None:
+        record["signature"] = [round(p, 4) for p in die.signature]
+    return record
+
+
+def _die(record: dict) -> CalibratedDie:
+    """A calibration die from its JSON; `read_as` and `signature` are absent before 2026-11-30."""
+    signature = record.get("signature")
+    if signature is not None:
+        signature = tuple(float(p) for p in signature)
+        if len(signature) != len(COLOURS) or not all(math.isfinite(p) and p >= 0 for p in signature):
+            raise ValueError(f"a die's colour signature is not one probability per colour: {signature!r}")
+    read_as = str(record.get("read_as", ""))
+    if read_as and read_as not in COLOURS:
+        raise ValueError(f"a die read as {read_as!r}, which is no colour the reader names")
+    return CalibratedDie(int(record["value"]), str(record["colour"]), _place(record), read_as, signature)
 
 
 def _place_json(place: Place) -> dict:
@@ -194,7 +249,7 @@ def load_table(folder: Path) -> TableCalibration | None:
         cutoff = None if record["empty_cutoff"] is None else float(record["empty_cutoff"])
         if cutoff is not None and not (math.isfinite(cutoff) and cutoff >= 0):
             raise ValueError(f"empty_cutoff {record['empty_cutoff']!r} is no difference")
-        dice = tuple(CalibratedDie(int(d["value"]), str(d["colour"]), _place(d)) for d in record["dice"])
+        dice = tuple(_die(d) for d in record["dice"])
         spots = tuple(_place(s) for s in record["spots"])
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as err:
         log.warning("the table calibration in %s is damaged (%s): reading without it; "
@@ -241,8 +296,11 @@ def _count_error(found: int, typed: int) -> CalibrationError:
 
 
 def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
-                values: Sequence[int]) -> TableCalibration:
-    """Learn the table from a photo of it empty and one of a roll whose `values` (1-6) the player typed.
+                values: Sequence[int], names: Sequence[str | None] | None = None) -> TableCalibration:
+    """Learn the table from a photo of it empty and one of a roll whose `values` (1-6) the player typed,
+    with the name of each die's colour where they typed one (`names`, beside the values; None or "": the
+    reader's name). A name goes to the die showing its value; where dice show the same value, the names
+    typed with it go to them left to right.
 
     Of what the reader finds in the roll photo, the places that differ from the empty photo about as
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
@@ -256,6 +314,10 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     values = [int(v) for v in values]
     if not values or any(not 1 <= v <= 6 for v in values):
         raise CalibrationError("type the value (1 to 6) on top of each die, e.g. 3 5 1")
+    names = [None] * len(values) if names is None else [colour_name(n) for n in names]
+    if len(names) != len(values):
+        raise CalibrationError(f"{len(names)} colour names for {len(values)} values: type each name "
+                               "after its value, e.g. 3 cream, 5 red")
     if empty.shape != roll.shape:
         raise CalibrationError(f"the empty photo is {empty.shape[1]}x{empty.shape[0]} px and the roll "
                                f"{roll.shape[1]}x{roll.shape[0]}: take both with the same camera")
@@ -266,7 +328,7 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     refused = None
     while True:  # then closer looks, until the roll reads as typed
         try:
-            return _learn_at(reader, empty, roll, values, scale, found)
+            return _named(_learn_at(reader, empty, roll, values, scale, found), values, names)
         except CalibrationError as err:
             refused = refused or err  # the sentence of the reader's own scale
         if scale >= closest:
@@ -296,8 +358,9 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again")
-    dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i])
-                   for i in unlike), key=lambda d: d.place.cx)
+    dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i],
+                                 signature=tuple(float(p) for p in colour_p[i])) for i in unlike),
+                  key=lambda d: d.place.cx)
     die_px = float(np.median([d.place.side for d in dice]))
     free = [s for s in spots if _clear_of(s.cx, s.cy, s.side, [d.place for d in dice])]
     at_dice = min(d.place.difference for d in dice)
@@ -308,6 +371,33 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
     cutoff = math.sqrt(at_empty * at_dice) if at_empty > 0 else at_dice / 2
     return TableCalibration(die_px, tuple(dice), tuple(spots), cutoff if spots else None, empty,
                             die_px * scale)
+
+
+def colour_name(typed: str | None) -> str | None:
+    """A typed colour name as the games compare it: trimmed, lower case, one space between words; None for
+    nothing typed. CalibrationError for a name no page could show plainly (too long, or not letters)."""
+    if typed is None:
+        return None
+    name = " ".join(str(typed).lower().split())
+    if not name:
+        return None
+    if len(name) > NAME_CHARS or not all(c.isalpha() or c in " -'" for c in name):
+        raise CalibrationError(f"a colour name is a word or two of letters, at most {NAME_CHARS} characters: "
+                               f"got {typed!r}")
+    return name
+
+
+def _named(table: TableCalibration, values: list[int], names: list[str | None]) -> TableCalibration:
+    """The calibration with the player's typed names on its dice: the names typed with a value go to the
+    dice showing it, left to right (the dice are in that order); the reader's name stays where none was."""
+    typed: dict[int, list[str | None]] = {}
+    for value, name in zip(values, names, strict=True):
+        typed.setdefault(value, []).append(name)
+    dice = []
+    for die in table.dice:
+        name = typed[die.value].pop(0)
+        dice.append(die if name is None else replace(die, colour=name, read_as=die.colour))
+    return replace(table, dice=tuple(dice))
 
 
 def _unlike_the_empty_table(places: dict[int, Place], plain: float) -> list[int]:

@@ -446,9 +446,6 @@ class LearnedReader:
         if table is not None:
             found = table.keep(frame, found)
         values, colours = self.classify(frame, found)
-        if table is not None and table.colours:  # the table's dice come in the colours its roll showed
-            colours = np.where(np.isin(COLOURS, table.colours), colours, 0.0)
-            colours = colours / np.maximum(colours.sum(axis=-1, keepdims=True), 1e-9)
         return [(f, VALUES[int(pv.argmax())], pc, float(pv.max()))
                 for f, pv, pc in zip(found, values, colours, strict=True) if pv.argmax() != 0]
 
@@ -458,19 +455,25 @@ class LearnedReader:
 
         table: the table's calibration (`vision.calibration`): its die size sets the working scale
         (unless `die_px` is given), a die found where the empty table fooled the detector is
-        dropped while the frame there still looks empty, and each die's colour is named from the
-        colours of the calibration roll (a cream die read as a little orange stays "cream")."""
+        dropped while the frame there still looks empty, and each die's colour is named after the
+        calibration roll's die it looks most like (`TableCalibration.name_of`: a cream die read as a little
+        orange stays "cream", and takes the name the player typed for it). Whether a die is the small grey
+        die is weighed among the colours the roll showed."""
         faces = self.faces(frame, die_px, table)
+        names: list[str | None] = [None] * len(faces)
+        if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
+            names = [table.name_of(pc) for _, _, pc, _ in faces]
+            faces = [(f, value, table.roll_colours(pc), p) for f, value, pc, p in faces]
         d6 = d6_sizes(faces)
         height, width = frame.shape[:2]
         dice = []
-        for f, value, pc, p in faces:
+        for (f, value, pc, p), named in zip(faces, names, strict=True):
             box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
                    min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
                 continue
-            colour, kind, p_kind = COLOURS[int(pc.argmax())], "d6", 1.0
+            colour, kind, p_kind = named or COLOURS[int(pc.argmax())], "d6", 1.0
             if may_be_grey(value):
                 grey = grey_probability(self.kind_model, kind_features(f, pc, d6))
                 kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -643,7 +643,9 @@ DEPTH = 2.0  # a tilted camera's dice grow at most exp(DEPTH * sin(tilt)) times 
 
 def random_scene(rng: np.random.Generator, width: int | None = None, height: int | None = None,
                  die_px: float | None = None, count: int | None = None, held_out: bool = False,
-                 oblique: bool = False, lookalikes: Lookalikes = None) -> tuple[np.ndarray, list[TruthDie]]:
+                 oblique: bool = False, lookalikes: Lookalikes = None, dice: Sequence[SceneDie] | None = None,
+                 surface: np.ndarray | None = None, lamp: np.random.Generator | None = None
+                 ) -> tuple[np.ndarray, list[TruthDie]]:
     """A random table with dice; the BGR frame and one TruthDie per die (its top face's box, px).
 
     width, height: the frame (default one of `SIZES`, or of `HELD_OUT_SIZES` when held out); die_px: a
@@ -655,18 +657,27 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     lookalikes: when a list, it gains the centre and width (px) of each thing drawn that a reader may take
     for a die (a map's number token, a round token, a card), with no draw of its own, so the scene is the
     same with it or without.
+    A table's later rolls: `dice`, the dice to throw (their looks and values, instead of random ones);
+    `surface`, the table with its clutter (uint8 BGR; sets the frame's size); `lamp`, the generator of the
+    room's light and the camera's finish (`finish`): a generator in the same state each roll is the same
+    lamp and camera.
     """
+    if surface is not None:
+        height, width = surface.shape[:2]
     if width is None or height is None:
         sizes = HELD_OUT_SIZES if held_out else SIZES
         width, height = sizes[int(rng.integers(0, len(sizes)))]
     if die_px is None:
         die_px = float(np.exp(rng.uniform(math.log(15), math.log(min(150, min(width, height) / 3)))))
     tilt = math.radians(rng.uniform(0, OBLIQUE_TILT if oblique else TILT)) if rng.random() < 0.7 else 0.0
-    if count is None:
+    if dice is not None:
+        count = len(dice)
+    elif count is None:
         room = width * height / (die_px * 2.2) ** 2
         count = int(rng.integers(1, max(2, min(25, room) + 1)))
-    surface = table(rng, height, width, die_px, held_out, lookalikes)
-    clutter(rng, surface, die_px, lookalikes)
+    if surface is None:
+        surface = table(rng, height, width, die_px, held_out, lookalikes)
+        clutter(rng, surface, die_px, lookalikes)
     img = surface.astype(np.float32)
     light = rng.uniform(0, 2 * math.pi)
     depth = rng.uniform(0, DEPTH) * math.sin(tilt) if oblique and rng.random() < 0.7 else 0.0
@@ -681,9 +692,9 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
         truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, top, tuple(sides)))
 
     pending = []  # an oblique scene's dice, put down once it is known which of them show
-    for cx, cy, yaw in sorted(spread(rng, count, width, height, size_at, tilt, heap, huddle),
-                              key=lambda p: p[1]):
-        die = random_die(rng)  # far dice first, near ones over them
+    for k, (cx, cy, yaw) in enumerate(sorted(spread(rng, count, width, height, size_at, tilt, heap, huddle),
+                                             key=lambda p: p[1])):
+        die = random_die(rng) if dice is None else dice[k]  # far dice first, near ones over them
         side = size_at(cy) * (GREY_SIDE if die.kind == "grey" else 1.0) * rng.uniform(0.95, 1.05)
         lean = tilt + rng.normal(0, 0.03) if tilt else 0.0
         if oblique:
@@ -692,7 +703,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
             put(Placed(die, cx, cy, side, yaw, lean))
     for placed in uncovered(pending):
         put(placed)
-    return finish(rng, img), truth
+    return finish(rng if lamp is None else lamp, img), truth
 
 
 def box_of(quad: np.ndarray) -> tuple[int, int, int, int]:

@@ -1,6 +1,7 @@
 """The API of the calibration step on the host's page: the camera takes the empty table, then one roll
-with its values typed (see companion/calibrating.py). Only the host of the table the camera serves may
-use it; the step itself belongs to the composition root, which hands it to `create_app`."""
+with its values typed, and the names of their colours if the host likes (see companion/calibrating.py).
+Only the host of the table the camera serves may use it; the step itself belongs to the composition root,
+which hands it to `create_app`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from .phone import token
 
 
 def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, body) -> None:
-    """`calibrator`: take_empty(), take_roll(values), cancel() and state(), or None (no camera)."""
+    """`calibrator`: take_empty(), take_roll(values, names), cancel() and state(), or None (no camera).
+    The roll's body: {"values": "3 cream, 5 red, 1"} as typed, or {"values": [3, 5, 1], "names": ["cream",
+    "red", null]}."""
 
     @app.post("/api/tables/<table_id>/calibration/<step>")
     def api_calibrate(table_id: str, step: str):
@@ -26,7 +29,7 @@ def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, b
         if step == "empty":
             text = calibrator.take_empty()
         elif step == "roll":
-            text = calibrator.take_roll(body().get("values"))
+            text = calibrator.take_roll(body().get("values"), body().get("names"))
         else:
             text = calibrator.cancel()
         return jsonify(text=text, **calibrator.state())

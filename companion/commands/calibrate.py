@@ -1,9 +1,10 @@
 """`companion calibrate treehouse|table [--config FILE] [--data DIR] [--camera SPEC]`: calibration.
 
 - treehouse: the Treehouse die's faces, to DATA/treehouse/.
-- table [--empty PHOTO] [--roll PHOTO] [--values "3 5 1"]: the table, learned from a photo of it empty
-  and one roll with its values typed (`vision.calibration`): the dice's size in px, their colours, and
-  where the empty table fools the detector. To DATA/table/. Photos not given are taken by the camera.
+- table [--empty PHOTO] [--roll PHOTO] [--values "3 cream, 5 red, 1"]: the table, learned from a photo of
+  it empty and one roll with its values typed, each with its colour's name if the player likes
+  (`vision.calibration`): the dice's size in px, their colours and names, and where the empty table
+  fools the detector. To DATA/table/. Photos not given are taken by the camera.
 Both go where `companion serve` and `companion read --data` read them: the data folder comes from the
 same settings as serve's (its default, the config file's `data_dir`, or --data).
 """
@@ -35,7 +36,8 @@ def add_parser(sub) -> None:
                    help="a photo of the empty table (default: the camera's)")
     b.add_argument("--roll", type=Path, metavar="PHOTO",
                    help="a photo of one roll of the game's dice, same camera (default: the camera's)")
-    b.add_argument("--values", help='the values on top of the rolled dice, e.g. "3 5 1" (default: asked)')
+    b.add_argument("--values", help='the values on top of the rolled dice, each with its colour\'s name if '
+                                    'you like: "3 5 1" or "3 cream, 5 red, 1" (default: asked)')
     b.set_defaults(handler=run_table)
 
 
@@ -93,18 +95,22 @@ def run_treehouse(args) -> int:
 FRAMES_PER_PHOTO = 5  # frames read for each photo, the last kept: the camera's exposure settles meanwhile
 
 
-def parse_values(text: str) -> list[int]:
-    """ "3 5 1" or "3,5,1" -> [3, 5, 1]; CommandError unless every value is a d6 face 1-6."""
-    words = text.replace(",", " ").split()
-    if not words or not all(w.isdigit() and 1 <= int(w) <= 6 for w in words):
-        raise CommandError(f"the values must be numbers from 1 to 6, one per die, e.g. \"3 5 1\": "
-                           f"got {text!r}")
-    return [int(w) for w in words]
+def parse_values(text: str) -> tuple[list[int], list[str | None]]:
+    """ "3 5 1" or "3 cream, 5 red, 1" -> the values and the colour name typed after each
+    (`companion.calibrating.typed_roll`); CommandError, with the player's sentence, for anything else."""
+    from companion.calibrating import typed_roll
+
+    try:
+        return typed_roll(text)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
 
 
-def capture_table(source, empty=None, roll=None, values: list[int] | None = None, ask=input):
-    """The empty table's photo, the roll's photo and its typed values: those not given are taken by the
-    camera (`source`) or asked, in the order a player does it."""
+def capture_table(source, empty=None, roll=None, values: tuple[list[int], list[str | None]] | None = None,
+                  ask=input):
+    """The empty table's photo, the roll's photo and its typed values with their colour names (as
+    `parse_values` gives them): those not given are taken by the camera (`source`) or asked, in the order a
+    player does it."""
     def photo():
         frame = None
         for _ in range(FRAMES_PER_PHOTO):
@@ -119,7 +125,8 @@ def capture_table(source, empty=None, roll=None, values: list[int] | None = None
         roll = photo()
     while values is None:
         try:
-            values = parse_values(ask("Type the values on top of the dice, e.g. 3 5 1: "))
+            values = parse_values(ask("Type the value on top of each die, with its colour if you like, "
+                                      "e.g. 3 cream, 5 red, 1: "))
         except CommandError as err:
             print(err)
     return empty, roll, values
@@ -150,7 +157,7 @@ def run_table(args) -> int:
                 empty, roll, values = capture_table(source, empty, roll, values)
         elif values is None:
             empty, roll, values = capture_table(None, empty, roll, None)
-        table = learn_table(reader, empty, roll, values)
+        table = learn_table(reader, empty, roll, *values)
     except (VisionError, CalibrationError) as err:
         raise CommandError(str(err)) from None
     except EOFError:

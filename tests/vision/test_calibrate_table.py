@@ -61,10 +61,22 @@ def test_calibrate_table_says_how_many_dice_it_found_when_the_count_is_wrong(tmp
     assert not (tmp_path / "data" / "table").exists()  # nothing half-learned is saved
 
 
-@pytest.mark.parametrize("values", ["3 five 1", "3 5 9", ""])
+@pytest.mark.parametrize("values", ["five 3 1", "3 5 9", "3 5 1b", ""])
 def test_calibrate_table_refuses_values_that_are_no_d6_faces(tmp_path, learned, photos, capsys, values):
     assert calibrate(tmp_path / "data", photos, values=values) == 2
-    assert "numbers from 1 to 6" in capsys.readouterr().err
+    assert "the number (1 to 6) on top of each die" in capsys.readouterr().err
+
+
+def test_calibrate_table_takes_the_players_names_for_the_dices_colours(tmp_path, learned, photos, capsys):
+    assert calibrate(tmp_path / "data", photos, values="1 Ivory, 5 scarlet 3") == 0
+    assert "red 3, scarlet 5, ivory 1" in capsys.readouterr().out
+    assert load_table(tmp_path / "data" / "table").colours == ["red", "scarlet", "ivory"]
+
+
+def test_calibrate_table_refuses_a_colour_name_no_page_could_show(tmp_path, learned, photos, capsys):
+    assert calibrate(tmp_path / "data", photos, values="3 5 1 <b>cream</b>") == 2
+    assert "a colour name is a word or two of letters" in capsys.readouterr().err
+    assert not (tmp_path / "data" / "table").exists()
 
 
 def test_calibrate_table_needs_the_learned_models(tmp_path, photos, capsys, monkeypatch):
@@ -98,12 +110,12 @@ class Tray:
 
 
 def test_calibration_at_the_camera_asks_to_clear_the_table_then_roll_then_type_the_values(capsys):
-    tray = Tray(["3 5 x", "3 5 1"])
+    tray = Tray(["3 5 9", "3 5 1 cream"])
     empty, roll, values = capture_table(tray, ask=tray.ask)
     asked = [p.split(":")[0].split(" ")[0] for p in tray.prompts]
     assert asked == ["Clear", "Roll", "Type", "Type"]
-    assert "numbers from 1 to 6" in capsys.readouterr().out  # the wrong answer was said, and asked again
-    assert values == [3, 5, 1]
+    assert "the number (1 to 6)" in capsys.readouterr().out  # the wrong answer was said, and asked again
+    assert values == ([3, 5, 1], [None, None, "cream"])
     assert abs(empty.astype(int) - table(5)).max() == 0 and abs(roll.astype(int) - roll_photo(6)).max() == 0
 
 

@@ -425,3 +425,95 @@ def test_with_a_calibration_a_die_is_named_in_the_colours_of_the_tables_roll():
     frame = roll_photo(5, dice=later, specks=())
     assert [d.colour for d in reader.read(frame)] == ["orange"]  # without a calibration
     assert [d.colour for d in reader.read(frame, table=cal)] == ["cream"]
+
+
+PAINT["white"] = (235, 235, 235)
+SHADES = {  # the reader's colour probabilities for each paint: it takes the cream die for white too
+    "white": {"white": 0.95, "cream": 0.05},
+    "cream": {"white": 0.7, "cream": 0.25, "orange": 0.05},
+    "red": {"red": 0.9, "orange": 0.1},
+}
+
+
+class Shaded(Double):
+    """The double with the colour probabilities of `SHADES`: a white and a cream die both read "white"."""
+
+    def classify(self, frame, found):
+        faces, colours = super().classify(frame, found)
+        for i, f in enumerate(found):
+            near = [k for k in self.truth if math.hypot(k[0] - f.cx, k[1] - f.cy) < 8]
+            if near:
+                colours[i] = 0
+                for name, p in SHADES[self.truth[near[0]][1]].items():
+                    colours[i, COLOURS.index(name)] = p
+        return faces, colours
+
+
+WHITE_AND_CREAM = {(100, 100): (3, "white"), (300, 120): (3, "cream"), (500, 200): (5, "red")}
+LATER = {(150, 300): (2, "cream"), (400, 350): (6, "white"), (560, 80): (4, "red")}
+
+
+def named_calibration(names=("white", "cream", None)) -> TableCalibration:
+    photo = roll_photo(1, dice=WHITE_AND_CREAM)
+    return learn_table(Shaded(WHITE_AND_CREAM), table(0), photo, [3, 3, 5], names)
+
+
+def later_colours(cal: TableCalibration | None) -> list[tuple[int, str]]:
+    dice = Shaded(LATER).read(roll_photo(7, dice=LATER, specks=()), table=cal)
+    return sorted((d.value, d.colour) for d in dice)
+
+
+def test_typed_names_go_to_the_dice_showing_their_value_left_to_right():
+    cal = named_calibration()
+    assert cal.colours == ["white", "cream", "red"]  # the 5 keeps the reader's name
+    assert [d.reader_colour for d in cal.dice] == ["white", "white", "red"]
+    assert "white 3, cream 3, red 5" in cal.describe()
+    swapped = named_calibration(("cream", "white", None))
+    assert swapped.colours == ["cream", "white", "red"]
+
+
+def test_later_dice_are_named_after_the_calibration_die_they_look_most_like():
+    assert later_colours(None) == [(2, "white"), (4, "red"), (6, "white")]  # the reader alone
+    assert later_colours(named_calibration()) == [(2, "cream"), (4, "red"), (6, "white")]
+    players = named_calibration(("snow", "ivory", "crimson"))  # the players' own names
+    assert later_colours(players) == [(2, "ivory"), (4, "crimson"), (6, "snow")]
+
+
+def test_names_and_signatures_are_saved_and_named_by_after_loading(tmp_path):
+    named_calibration(("Snow", " ivory ", "")).save(tmp_path / "table", save_atomically)
+    back = load_table(tmp_path / "table")
+    assert back is not None and back.colours == ["snow", "ivory", "red"]
+    assert later_colours(back) == [(2, "ivory"), (4, "red"), (6, "snow")]
+
+
+def test_a_calibration_saved_before_signatures_names_dice_among_its_rolls_colours(tmp_path):
+    named_calibration(("snow", "ivory", None)).save(tmp_path / "table", save_atomically)
+    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
+    for die in record["dice"]:
+        die["colour"] = die.pop("read_as", die["colour"])
+        del die["signature"]
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    back = load_table(tmp_path / "table")
+    assert back is not None and back.name_of(np.full(len(COLOURS), 0.1)) is None
+    assert later_colours(back) == [(2, "white"), (4, "red"), (6, "white")]
+
+
+@pytest.mark.parametrize("signature", [[0.5] * 3, ["nan"] * len(COLOURS), [-1.0] * len(COLOURS)])
+def test_a_damaged_colour_signature_loads_as_none(tmp_path, caplog, signature):
+    named_calibration().save(tmp_path / "table", save_atomically)
+    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
+    record["dice"][1]["signature"] = signature
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    with caplog.at_level(logging.WARNING):
+        assert load_table(tmp_path / "table") is None
+    assert "colour signature" in caplog.text
+
+
+@pytest.mark.parametrize("names, words", [
+    (("white", "cream"), "2 colour names for 3 values"),
+    (("white", "x" * 25, None), "at most 24 characters"),
+    (("white", "<b>", None), "a word or two of letters"),
+])
+def test_names_that_do_not_fit_the_typed_values_are_refused_in_words(names, words):
+    with pytest.raises(CalibrationError, match=words):
+        named_calibration(names)

@@ -85,13 +85,42 @@ def test_the_table_the_camera_does_not_serve_is_not_calibrated(rig):
     assert res.status_code == 409 and "the camera serves another table" in res.get_json()["error"]
 
 
+@pytest.mark.parametrize("body", [{"values": "1 ivory, 3 5 scarlet"},
+                                  {"values": [5, 1, 3], "names": ["Scarlet", "ivory", None]}])
+def test_the_host_may_name_the_dices_colours_typed_with_their_values(rig, body):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", **body)
+    assert res.status_code == 200, res.get_json()
+    assert "red 3, scarlet 5, ivory 1" in res.get_json()["learned"]
+    assert load_table(folder).colours == ["red", "scarlet", "ivory"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"values": [3, 5, 1], "names": ["red"]}, '"names" must list a colour name'),
+    ({"values": [3, 5, 1], "names": "red red cream"}, '"names" must list a colour name'),
+    ({"values": [3, 5, 1], "names": [1, 2, 3]}, '"names" must list a colour name'),
+    ({"values": "3 red, 5 red, 1", "names": ["red", None, None]}, "send no \"names\""),
+    ({"values": [3, 5, 1], "names": ["<img src=x>", None, None]}, "a word or two of letters"),
+    ({"values": "3 5 1 " + "cream" * 6}, "at most 24 characters"),
+])
+def test_colour_names_that_cannot_be_taken_are_a_bad_request_and_nothing_is_saved(rig, body, words):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", **body)
+    assert res.status_code == 400 and words in res.get_json()["error"]
+    assert calibrator.busy and not folder.exists() and learned == []
+
+
 def test_a_roll_before_the_empty_table_is_refused(rig):
     client, made, host, *_ = rig
     res = step(client, made, host, "roll", values=[3, 5, 1])
     assert res.status_code == 409 and "empty table first" in res.get_json()["error"]
 
 
-@pytest.mark.parametrize("values", [None, [], [3, 5, 9], ["3"], [True], "3 5 1"])
+@pytest.mark.parametrize("values", [None, [], [3, 5, 9], ["3"], [True], "", "cream 3 5 1", "3 5 9", 351])
 def test_values_that_are_no_d6_faces_are_a_bad_request(rig, values):
     client, made, host, camera, *_ = rig
     step(client, made, host, "empty")

@@ -42,12 +42,12 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
             host.fill("#calib-values", "3 5 2")  # a typing slip: the page says what the camera saw
             host.get_by_role("button", name="Read this roll").click()
             host.wait_for_selector("#toast.error:has-text('the dice read 1 3 5, you typed 2 3 5')")
-            host.fill("#calib-values", "3 5 1")
+            host.fill("#calib-values", "3 5 1 Ivory")  # the cream die's name, as the players call it
             host.get_by_role("button", name="Read this roll").click()
-            host.wait_for_selector("#calib-learned:has-text('red 3, red 5, cream 1')")
+            host.wait_for_selector("#calib-learned:has-text('red 3, red 5, ivory 1')")
             assert "a die is 30 px across" in host.locator("#calib-learned").inner_text()
             assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
-            assert load_table(tmp_path / "table").colours == ["red", "red", "cream"]
+            assert load_table(tmp_path / "table").colours == ["red", "red", "ivory"]
             assert errors == []
             browser.close()
     finally:

@@ -333,15 +333,17 @@ const Companion = (function () {
   }
 
   // The camera's calibration, for the host of the table the camera serves: a photo of the empty table,
-  // then one roll with its values typed; the companion learns the dice's size, colours and the table.
+  // then one roll with its values typed (and their colours' names, if the host likes); the companion learns
+  // the dice's size, colours and the table.
   function calibrationCard() {
     let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" ? " open" : "") +
       "><summary>Calibrate the camera</summary>";
     if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
     if (calibration.step === "roll") {
       html += '<form id="calib-roll"><label for="calib-values">Roll one die of each set into the tray, let them settle, ' +
-        'then type the number on top of each die</label><input id="calib-values" inputmode="numeric" autocomplete="off" ' +
-        'placeholder="3 5 1" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
+        'then type the number on top of each die, each with its colour if you like (the name the game uses)</label>' +
+        '<input id="calib-values" autocomplete="off" autocapitalize="none" ' +
+        'placeholder="3 cream, 5 red, 1" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
         '<button type="button" class="secondary" id="calib-cancel">Cancel</button></div></form>';
     } else {
       html += '<p>Take every die off the table, then:</p><p><button class="secondary" id="calib-empty">The table is empty: take its photo</button></p>';
@@ -367,8 +369,7 @@ const Companion = (function () {
     if ($("calib-roll")) {
       $("calib-roll").onsubmit = async (e) => {
         e.preventDefault();
-        const numbers = values.value.split(/[\s,]+/).filter(Boolean).map(Number);
-        after(await api("/calibration/roll", { values: numbers }));
+        after(await api("/calibration/roll", { values: values.value }));
       };
     }
   }
