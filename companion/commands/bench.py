@@ -1,4 +1,4 @@
-"""`companion bench engine|vision DIR|web|fuzz|restart|calibration`: benchmarks that print figures
+"""`companion bench engine|vision DIR|web|fuzz|restart|calibration|colours`: benchmarks that print figures
 (never fail on speed)."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ TARGETS = {
     "restart": ("companion.bench_restart", "seconds to restart with 15k and 100k records of history"),
     "calibration": ("vision.calibration_bench", "the learned reader on rendered cluttered tables, with and "
                                                 "without the table's calibration: dice right, false dice"),
+    "colours": ("vision.colour_bench", "the game's dice re-rolled on rendered tables: named in the colour "
+                                       "they were drawn in, by the reader alone and with the calibration"),
 }
 
 
@@ -48,6 +50,11 @@ def add_parser(sub) -> None:
         if name == "calibration":
             t.add_argument("--tables", type=int, default=30, help="tables to calibrate (default 30)")
             t.add_argument("--later", type=int, default=5, help="rolls read on each table after (default 5)")
+            t.add_argument("--models", metavar="DIR",
+                           help="the learned reader's ONNX files (default vision/data)")
+        if name == "colours":
+            t.add_argument("--tables", type=int, default=100, help="tables to calibrate (default 100)")
+            t.add_argument("--rolls", type=int, default=5, help="rolls read on each table after (default 5)")
             t.add_argument("--models", metavar="DIR",
                            help="the learned reader's ONNX files (default vision/data)")
         if name == "fuzz":

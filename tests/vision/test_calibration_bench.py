@@ -1,11 +1,13 @@
-"""`companion bench calibration`: its scoring, and the figures it prints."""
+"""`companion bench calibration` and `companion bench colours`: their scoring, and the figures they print."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from companion.cli import main
-from vision import calibration_bench
+from vision import calibration_bench, colour_bench
 from vision.die import Die
 from vision.render import TruthDie
 
@@ -40,3 +42,41 @@ def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch,
     assert "calibrations refused: 1" in out and "1 x found 4 dice, you typed 3 values" in out
     assert "plain:                dice right 18/20 (90.0 %), false dice 30 in 15 photos" in out
     assert "calibrated:           dice right 18/20 (90.0 %), false dice 2 in 15 photos" in out
+
+
+def test_bench_colours_pairs_each_die_found_with_the_colour_it_was_drawn_in():
+    truth = [TruthDie(value=3, kind="d6", colour="cream", box=(10, 10, 40, 40)),
+             TruthDie(value=5, kind="d6", colour="red", box=(100, 10, 130, 40)),
+             TruthDie(value=2, kind="d6", colour="blue", box=(200, 10, 230, 40))]
+    dice = [Die(3, "d6", "white", (12, 12, 38, 38), 0.9),  # found, named in another colour
+            Die(6, "d6", "red", (102, 12, 128, 38), 0.9),  # found (read wrong: colours count apart)
+            Die(1, "d6", "black", (300, 300, 310, 310), 0.9)]  # a false die: no colour to name
+    assert colour_bench.colour_pairs(dice, truth) == [("cream", "white"), ("red", "red")]
+
+
+def test_a_tables_dice_are_of_distinct_colours_and_rethrown_under_one_lamp():
+    rng = np.random.default_rng(colour_bench.FIRST_SEED)
+    at = colour_bench.Table.drawn(rng)
+    assert 2 <= len(at.dice) <= 4 and len({d.colour for d in at.dice}) == len(at.dice)
+    empty, none = at.photo(rng, thrown=False)
+    first, truth = at.photo(rng)
+    again, truth_again = at.photo(rng)
+    assert none == [] and empty.shape == at.surface.shape
+    assert np.array_equal(at.photo(rng, thrown=False)[0], empty)  # the same lamp and camera: the same light
+    assert sorted(t.colour for t in truth) == sorted(t.colour for t in truth_again) == sorted(
+        d.colour for d in at.dice)
+    assert [t.box for t in truth] != [t.box for t in truth_again]  # thrown again: elsewhere
+
+
+def test_bench_colours_prints_both_ways_and_what_the_reader_alone_confused(monkeypatch, capsys):
+    result = {"tables": 4, "refused": Counter({"the dice read 2 5, you typed 2 3": 1}),
+              "confused": {"reader alone": Counter({("cream", "white"): 3}), "calibrated": Counter()},
+              "reader alone": [20, 17], "calibrated": [20, 20]}
+    monkeypatch.setattr(colour_bench, "measure", lambda reader, tables, rolls: result)
+    monkeypatch.setattr(colour_bench.LearnedReader, "default", classmethod(lambda cls: None))
+    assert main(["bench", "colours", "--tables", "4", "--rolls", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "calibrations refused: 1" in out and "1 x the dice read 2 5, you typed 2 3" in out
+    assert "reader alone:         named as drawn 17/20 dice found (85.00 %)" in out
+    assert "calibrated:           named as drawn 20/20 dice found (100.00 %)" in out
+    assert "named otherwise: cream as white 3" in out and "named otherwise: none" in out

@@ -1,0 +1,115 @@
+"""`companion bench colours [--tables N] [--rolls N] [--models DIR]`: are dice named in their colours?
+
+Colours tell players' dice apart (Dog Eat Dog's seats, Dice Devils' yellow and black dice), so a die must
+be named as the players name it. For each of N rendered tables (held-out seeds, frame sizes and surfaces;
+one lamp and camera per table, `random_scene`'s `lamp`), it draws the game's dice: 2-4 sets of distinct
+colour names, one die each. It learns the table's calibration from the empty table and one roll of them
+with each die's value and colour name typed (`vision.calibration`), then throws the same dice `rolls`
+more times and counts, among the dice found, those named in the colour they were drawn in: by the reader
+alone, and with the calibration. Seeds are fixed: the same models print the same figures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from vision import diceset
+from vision.bench import match, truth_labels
+from vision.calibration import CalibrationError, TableCalibration, learn_table
+from vision.die import Die
+from vision.learned import LearnedReader
+from vision.render import TruthDie
+from vision.scenes import HELD_OUT_SIZES, SceneDie, clutter, random_die, random_scene, table
+
+FIRST_SEED = diceset.HELD_OUT_SEED + 200_000  # past `companion bench vision compare`'s renders
+DIE_PX = (25.0, 90.0)  # a d6's face side on these tables, px: dice a camera over a table reads
+
+
+def game_dice(rng: np.random.Generator, sets: int) -> list[SceneDie]:
+    """One d6 of each of `sets` sets, each set of another colour name (as players' sets are)."""
+    dice: dict[str, SceneDie] = {}
+    while len(dice) < sets:
+        die = random_die(rng, "d6")
+        dice.setdefault(die.colour, die)
+    return list(dice.values())
+
+
+def colour_pairs(dice: list[Die], truth: list[TruthDie]) -> list[tuple[str, str]]:
+    """(drawn, named) for each die found on a true die, paired as `companion bench vision` pairs them."""
+    labels = truth_labels(truth)
+    paired, _ = match(labels, dice)
+    return [(str(label.colour), die.colour) for label, die in zip(labels, paired, strict=True) if die]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One rendered table: its surface with clutter, its d6's side (px), its lamp and camera (a seed of
+    `random_scene`'s `lamp`) and the game's dice."""
+
+    surface: np.ndarray
+    die_px: float
+    lamp: int
+    dice: tuple[SceneDie, ...]
+
+    @classmethod
+    def drawn(cls, rng: np.random.Generator) -> Table:
+        width, height = HELD_OUT_SIZES[int(rng.integers(0, len(HELD_OUT_SIZES)))]
+        die_px = float(np.exp(rng.uniform(*np.log(DIE_PX))))
+        surface = table(rng, height, width, die_px, held_out=True)
+        clutter(rng, surface, die_px)
+        return cls(surface, die_px, int(rng.integers(2**32)), tuple(game_dice(rng, int(rng.integers(2, 5)))))
+
+    def photo(self, rng: np.random.Generator, thrown: bool = True) -> tuple[np.ndarray, list[TruthDie]]:
+        """A photo of the game's dice thrown (new values and places), or of the empty table."""
+        dice = [replace(d, value=int(rng.integers(1, 7))) for d in self.dice] if thrown else []
+        return random_scene(rng, die_px=self.die_px, dice=dice, surface=self.surface,
+                            lamp=np.random.default_rng(self.lamp))
+
+
+def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
+    refused: Counter[str] = Counter()
+    figures = {"reader alone": [0, 0], "calibrated": [0, 0]}
+    confused: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in figures}  # (drawn, named)
+    for k in range(tables):
+        rng = np.random.default_rng(FIRST_SEED + k)
+        at = Table.drawn(rng)
+        empty, _ = at.photo(rng, thrown=False)
+        roll, truth = at.photo(rng)
+        typed = sorted(truth, key=lambda t: t.box[0] + t.box[2])  # dice showing one value: left to right
+        try:
+            calibration: TableCalibration | None = learn_table(
+                reader, empty, roll, [t.value for t in typed], [t.colour for t in typed])
+        except CalibrationError as err:
+            refused[str(err).split(":")[0]] += 1
+            continue
+        for _ in range(rolls):
+            image, truth = at.photo(rng)
+            for name, known in (("reader alone", None), ("calibrated", calibration)):
+                pairs = colour_pairs(reader.read(image, table=known), truth)
+                figures[name][0] += len(pairs)
+                figures[name][1] += sum(drawn == named for drawn, named in pairs)
+                confused[name].update(p for p in pairs if p[0] != p[1])
+    return {"tables": tables, "refused": refused, "confused": confused, **figures}
+
+
+def run(args) -> int:
+    folder = Path(args.models) if args.models else None
+    reader = LearnedReader.in_folder(folder) if folder else LearnedReader.default()
+    result = measure(reader, args.tables, args.rolls)
+    print(f"tables:               {result['tables']}, each: the empty photo and a roll of its 2-4 sets "
+          f"with values and colour names typed")
+    print(f"calibrations refused: {sum(result['refused'].values())}")
+    for reason, count in result["refused"].most_common():
+        print(f"  {count} x {reason}")
+    for name in ("reader alone", "calibrated"):
+        found, right = result[name]
+        share = 100 * right / found if found else 0.0
+        print(f"{name + ':':<21} named as drawn {right}/{found} dice found ({share:.2f} %)")
+        wrong = ", ".join(f"{drawn} as {named} {count}" for (drawn, named), count in
+                          result["confused"][name].most_common(8))
+        print(f"  named otherwise: {wrong or 'none'}")
+    return 0
