@@ -18,6 +18,8 @@ their values typed by the player. From them it learns
   the calibration die whose signature is nearest (`TableCalibration.name_of`): the table's dice are the
   sets of its roll, so a cream die the reader takes for white stays "cream", and the player's own
   names ("ivory", or "yellow" for the die Dice Devils calls yellow) are the ones the games see;
+- each die's kind (`kind`: a d6, or Dice Devils' small grey die, as the reader judges it beside the
+  roll's d6s): a table whose roll held no grey die never reads a later die as one;
 - the empty table: `spots`, where the detector finds "dice" on the empty photo (specks, printed dots,
   the tray's edge), or on the roll photo where it looks just like the empty one, and `empty_cutoff`.
   A die found at a spot is dropped when the frame there still looks like the empty photo: the
@@ -33,6 +35,7 @@ size, and the empty-table check is skipped there (the camera's view has changed)
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import math
@@ -46,7 +49,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, look_scales
+from vision.learned import COLOURS, CONTEXT, VALUES, Found, d6_sizes, look_scales
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -58,6 +61,7 @@ PHOTO_STEM = "empty"  # the empty table's photo: empty-<its hash>.png
 VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
 NAME_CHARS = 24  # the longest colour name a player may type, characters
+ORDERED = 6  # dice showing one value whose typed names are put in the likeliest order: 720 orders at most
 CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (to the closest)
 
 
@@ -91,6 +95,7 @@ class CalibratedDie:
     place: Place
     read_as: str = ""  # the colour the reader named it (one of COLOURS); "" where that is `colour`
     signature: tuple[float, ...] | None = None
+    kind: str | None = None  # "d6" or "grey" (the small grey die); None in calibrations saved before kinds
 
     @property
     def reader_colour(self) -> str:
@@ -112,6 +117,12 @@ class TableCalibration:
     def colours(self) -> list[str]:
         """The roll's body colours' names, left to right: ["red", "red", "cream"]."""
         return [d.colour for d in self.dice]
+
+    @property
+    def may_hold_grey(self) -> bool:
+        """Whether the table's dice may include the small grey die: its roll held one (or its kinds were
+        not kept). A table whose game has none never reads a white die as one."""
+        return any(d.kind in (None, "grey") for d in self.dice)
 
     def roll_colours(self, colour_p: np.ndarray) -> np.ndarray:
         """A die's colour probabilities (one per COLOURS) among the colours the reader named the roll's
@@ -152,7 +163,8 @@ class TableCalibration:
 
     def describe(self) -> str:
         """One line for a player: the die size, the roll's colours and what the empty table holds."""
-        colours = ", ".join(f"{d.colour} {d.value}" for d in self.dice)
+        colours = ", ".join(f"{d.colour} {'grey die ' if d.kind == 'grey' else ''}{d.value}"
+                            for d in self.dice)
         spots = len(self.spots)
         empty = (f"{spots} place{'s' if spots != 1 else ''} on the empty table that look like dice "
                  "will not be read as dice" if spots else "nothing on the empty table looks like a die")
@@ -190,6 +202,8 @@ class TableCalibration:
 
 def _die_json(die: CalibratedDie) -> dict:
     record = {"value": die.value, "colour": die.colour, **_place_json(die.place)}
+    if die.kind is not None:
+        record["kind"] = die.kind
     if die.read_as:
         record["read_as"] = die.read_as
     if die.signature is not None:
@@ -198,7 +212,7 @@ def _die_json(die: CalibratedDie) -> dict:
 
 
 def _die(record: dict) -> CalibratedDie:
-    """A calibration die from its JSON; `read_as` and `signature` are absent before 2026-11-30."""
+    """A calibration die from its JSON; `read_as`, `signature` and `kind` are absent before 2026-11-30."""
     signature = record.get("signature")
     if signature is not None:
         signature = tuple(float(p) for p in signature)
@@ -207,7 +221,11 @@ def _die(record: dict) -> CalibratedDie:
     read_as = str(record.get("read_as", ""))
     if read_as and read_as not in COLOURS:
         raise ValueError(f"a die read as {read_as!r}, which is no colour the reader names")
-    return CalibratedDie(int(record["value"]), str(record["colour"]), _place(record), read_as, signature)
+    kind = record.get("kind")
+    if kind not in (None, "d6", "grey"):
+        raise ValueError(f"a die of kind {kind!r}: the calibration knows d6 and grey")
+    return CalibratedDie(int(record["value"]), str(record["colour"]), _place(record), read_as, signature,
+                         kind)
 
 
 def _place_json(place: Place) -> dict:
@@ -358,8 +376,10 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again")
+    d6 = d6_sizes([(found[i], read[i], colour_p[i], 1.0) for i in unlike])
     dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i],
-                                 signature=tuple(float(p) for p in colour_p[i])) for i in unlike),
+                                 signature=tuple(float(p) for p in colour_p[i]),
+                                 kind=reader.kind_of(found[i], read[i], colour_p[i], d6)[0]) for i in unlike),
                   key=lambda d: d.place.cx)
     die_px = float(np.median([d.place.side for d in dice]))
     free = [s for s in spots if _clear_of(s.cx, s.cy, s.side, [d.place for d in dice])]
@@ -388,16 +408,37 @@ def colour_name(typed: str | None) -> str | None:
 
 
 def _named(table: TableCalibration, values: list[int], names: list[str | None]) -> TableCalibration:
-    """The calibration with the player's typed names on its dice: the names typed with a value go to the
-    dice showing it, left to right (the dice are in that order); the reader's name stays where none was."""
+    """The calibration with the player's typed names on its dice (the reader's name stays where none was
+    typed): the names typed with a value go to the dice showing it; where several dice show it, each name
+    of a colour the reader knows to the die it finds likeliest that colour (`_likeliest`), the others left
+    to right (the dice are in that order)."""
     typed: dict[int, list[str | None]] = {}
     for value, name in zip(values, names, strict=True):
         typed.setdefault(value, []).append(name)
-    dice = []
-    for die in table.dice:
-        name = typed[die.value].pop(0)
-        dice.append(die if name is None else replace(die, colour=name, read_as=die.colour))
+    given: dict[int, str | None] = {}
+    for value, group in typed.items():
+        showing = [i for i, d in enumerate(table.dice) if d.value == value]
+        given.update(zip(showing, _likeliest([table.dice[i] for i in showing], group), strict=True))
+    dice = [die if given[i] is None else replace(die, colour=given[i], read_as=die.colour)
+            for i, die in enumerate(table.dice)]
     return replace(table, dice=tuple(dice))
+
+
+def _likeliest(dice: list[CalibratedDie], names: list[str | None]) -> tuple[str | None, ...]:
+    """The names in the order of the dice that makes the reader's colour probabilities of the named dice
+    likeliest (names it does not know weigh nothing); of orders alike, the typed one. Every order is tried
+    for up to ORDERED dice showing one value; more keep the typed order."""
+    def likelihood(order: tuple[str | None, ...]) -> float:
+        return sum(math.log(max(d.signature[COLOURS.index(n)], 1e-9))
+                   for d, n in zip(dice, order, strict=True) if n in COLOURS and d.signature is not None)
+
+    best, most = tuple(names), likelihood(tuple(names))
+    if len(names) > ORDERED:
+        return best
+    for order in itertools.permutations(names):
+        if (score := likelihood(order)) > most:
+            best, most = order, score
+    return best
 
 
 def _unlike_the_empty_table(places: dict[int, Place], plain: float) -> list[int]:

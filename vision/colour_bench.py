@@ -3,10 +3,11 @@
 Colours tell players' dice apart (Dog Eat Dog's seats, Dice Devils' yellow and black dice), so a die must
 be named as the players name it. For each of N rendered tables (held-out seeds, frame sizes and surfaces;
 one lamp and camera per table, `random_scene`'s `lamp`), it draws the game's dice: 2-4 sets of distinct
-colour names, one die each. It learns the table's calibration from the empty table and one roll of them
-with each die's value and colour name typed (`vision.calibration`), then throws the same dice `rolls`
-more times and counts, among the dice found, those named in the colour they were drawn in: by the reader
-alone, and with the calibration. Seeds are fixed: the same models print the same figures.
+colour names, one die each (on a third of the tables one of them is Dice Devils' small grey die). It
+learns the table's calibration from the empty table and one roll of them with each die's value and colour
+name typed (`vision.calibration`), then throws the same dice `rolls` more times and counts, among the dice
+found, those named in the colour they were drawn in: by the reader alone, and with the calibration. Seeds
+are fixed: the same models print the same figures.
 """
 
 from __future__ import annotations
@@ -22,27 +23,31 @@ from vision.bench import match, truth_labels
 from vision.calibration import CalibrationError, TableCalibration, learn_table
 from vision.die import Die
 from vision.learned import LearnedReader
-from vision.render import TruthDie
+from vision.render import GREY_FACES, TruthDie
 from vision.scenes import HELD_OUT_SIZES, SceneDie, clutter, random_die, random_scene, table
 
 FIRST_SEED = diceset.HELD_OUT_SEED + 200_000  # past `companion bench vision compare`'s renders
 DIE_PX = (25.0, 90.0)  # a d6's face side on these tables, px: dice a camera over a table reads
+GREY_TABLES = 1 / 3  # share of tables whose dice are Dice Devils' (with the small grey die)
+D6_FACES = (1, 2, 3, 4, 5, 6)
 
 
 def game_dice(rng: np.random.Generator, sets: int) -> list[SceneDie]:
-    """One d6 of each of `sets` sets, each set of another colour name (as players' sets are)."""
+    """One die of each of `sets` sets, each set of another colour name (as players' sets are): d6s, and on
+    a share of the tables (GREY_TABLES) Dice Devils' small grey die for one of them."""
     dice: dict[str, SceneDie] = {}
+    if rng.random() < GREY_TABLES:
+        dice["grey"] = random_die(rng, "grey")
     while len(dice) < sets:
         die = random_die(rng, "d6")
         dice.setdefault(die.colour, die)
     return list(dice.values())
 
 
-def colour_pairs(dice: list[Die], truth: list[TruthDie]) -> list[tuple[str, str]]:
-    """(drawn, named) for each die found on a true die, paired as `companion bench vision` pairs them."""
-    labels = truth_labels(truth)
-    paired, _ = match(labels, dice)
-    return [(str(label.colour), die.colour) for label, die in zip(labels, paired, strict=True) if die]
+def found_pairs(dice: list[Die], truth: list[TruthDie]) -> list[tuple[TruthDie, Die]]:
+    """(the true die, the reading) for each die found, paired as `companion bench vision` pairs them."""
+    paired, _ = match(truth_labels(truth), dice)
+    return [(t, die) for t, die in zip(truth, paired, strict=True) if die]
 
 
 @dataclass(frozen=True)
@@ -65,14 +70,15 @@ class Table:
 
     def photo(self, rng: np.random.Generator, thrown: bool = True) -> tuple[np.ndarray, list[TruthDie]]:
         """A photo of the game's dice thrown (new values and places), or of the empty table."""
-        dice = [replace(d, value=int(rng.integers(1, 7))) for d in self.dice] if thrown else []
+        dice = [replace(d, value=int(rng.choice(GREY_FACES if d.kind == "grey" else D6_FACES)))
+                for d in self.dice] if thrown else []
         return random_scene(rng, die_px=self.die_px, dice=dice, surface=self.surface,
                             lamp=np.random.default_rng(self.lamp))
 
 
 def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
     refused: Counter[str] = Counter()
-    figures = {"reader alone": [0, 0], "calibrated": [0, 0]}
+    figures = {"reader alone": [0, 0, 0], "calibrated": [0, 0, 0]}  # dice found, named as drawn, kind right
     confused: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in figures}  # (drawn, named)
     for k in range(tables):
         rng = np.random.default_rng(FIRST_SEED + k)
@@ -89,10 +95,11 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
         for _ in range(rolls):
             image, truth = at.photo(rng)
             for name, known in (("reader alone", None), ("calibrated", calibration)):
-                pairs = colour_pairs(reader.read(image, table=known), truth)
+                pairs = found_pairs(reader.read(image, table=known), truth)
                 figures[name][0] += len(pairs)
-                figures[name][1] += sum(drawn == named for drawn, named in pairs)
-                confused[name].update(p for p in pairs if p[0] != p[1])
+                figures[name][1] += sum(t.colour == die.colour for t, die in pairs)
+                figures[name][2] += sum(t.kind == die.kind for t, die in pairs)
+                confused[name].update((t.colour, die.colour) for t, die in pairs if t.colour != die.colour)
     return {"tables": tables, "refused": refused, "confused": confused, **figures}
 
 
@@ -106,9 +113,10 @@ def run(args) -> int:
     for reason, count in result["refused"].most_common():
         print(f"  {count} x {reason}")
     for name in ("reader alone", "calibrated"):
-        found, right = result[name]
-        share = 100 * right / found if found else 0.0
-        print(f"{name + ':':<21} named as drawn {right}/{found} dice found ({share:.2f} %)")
+        found, right, kinds = result[name]
+        share, kind_share = (100 * right / found, 100 * kinds / found) if found else (0.0, 0.0)
+        print(f"{name + ':':<21} named as drawn {right}/{found} dice found ({share:.2f} %), "
+              f"kind right (d6 or grey die) {kinds} ({kind_share:.2f} %)")
         wrong = ", ".join(f"{drawn} as {named} {count}" for (drawn, named), count in
                           result["confused"][name].most_common(8))
         print(f"  named otherwise: {wrong or 'none'}")

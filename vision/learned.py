@@ -449,6 +449,16 @@ class LearnedReader:
         return [(f, VALUES[int(pv.argmax())], pc, float(pv.max()))
                 for f, pv, pc in zip(found, values, colours, strict=True) if pv.argmax() != 0]
 
+    def kind_of(self, found: Found, value: str, colour_p: np.ndarray, d6: D6Sizes, grey_die: bool = True
+                ) -> tuple[str, float]:
+        """(kind, its probability) of a die read as `value` (from VALUES, a pip value) with these colour
+        probabilities, among the d6 sizes of its frame: the small grey die ("grey") or a d6 ("d6"), by the
+        kind model; never the grey die where `grey_die` is False (a calibration roll that held none)."""
+        if not (grey_die and may_be_grey(value)):
+            return "d6", 1.0
+        grey = grey_probability(self.kind_model, kind_features(found, colour_p, d6))
+        return ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
+
     def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
              ) -> list[Die]:
         """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
@@ -458,7 +468,7 @@ class LearnedReader:
         dropped while the frame there still looks empty, and each die's colour is named after the
         calibration roll's die it looks most like (`TableCalibration.name_of`: a cream die read as a little
         orange stays "cream", and takes the name the player typed for it). Whether a die is the small grey
-        die is weighed among the colours the roll showed."""
+        die is weighed among the colours the roll showed, and only where the roll held one."""
         faces = self.faces(frame, die_px, table)
         names: list[str | None] = [None] * len(faces)
         if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
@@ -473,11 +483,8 @@ class LearnedReader:
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
                 continue
-            colour, kind, p_kind = named or COLOURS[int(pc.argmax())], "d6", 1.0
-            if may_be_grey(value):
-                grey = grey_probability(self.kind_model, kind_features(f, pc, d6))
-                kind, p_kind = ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
-                colour = "grey" if kind == "grey" else colour
+            kind, p_kind = self.kind_of(f, value, pc, d6, table is None or table.may_hold_grey)
+            colour = "grey" if kind == "grey" else named or COLOURS[int(pc.argmax())]
             dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
         return dice
 

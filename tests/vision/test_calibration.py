@@ -463,13 +463,21 @@ def later_colours(cal: TableCalibration | None) -> list[tuple[int, str]]:
     return sorted((d.value, d.colour) for d in dice)
 
 
-def test_typed_names_go_to_the_dice_showing_their_value_left_to_right():
+def test_typed_names_go_to_the_dice_showing_their_value():
     cal = named_calibration()
     assert cal.colours == ["white", "cream", "red"]  # the 5 keeps the reader's name
     assert [d.reader_colour for d in cal.dice] == ["white", "white", "red"]
     assert "white 3, cream 3, red 5" in cal.describe()
-    swapped = named_calibration(("cream", "white", None))
-    assert swapped.colours == ["cream", "white", "red"]
+
+
+def test_names_of_dice_showing_one_value_go_where_the_reader_finds_them_likeliest():
+    # the two 3s, typed right to left: the reader finds the right one likelier cream (0.25 against 0.05)
+    assert named_calibration(("cream", "white", None)).colours == ["white", "cream", "red"]
+    # names the reader does not know go left to right, as typed
+    assert named_calibration(("ivory", "snow", None)).colours == ["ivory", "snow", "red"]
+    assert named_calibration(("snow", "ivory", None)).colours == ["snow", "ivory", "red"]
+    # a known name is placed, and the unknown one takes the other die
+    assert named_calibration(("ivory", "white", None)).colours == ["white", "ivory", "red"]
 
 
 def test_later_dice_are_named_after_the_calibration_die_they_look_most_like():
@@ -517,3 +525,51 @@ def test_a_damaged_colour_signature_loads_as_none(tmp_path, caplog, signature):
 def test_names_that_do_not_fit_the_typed_values_are_refused_in_words(names, words):
     with pytest.raises(CalibrationError, match=words):
         named_calibration(names)
+
+
+PAINT["grey"] = (150, 150, 152)
+
+
+def sized_photo(seed: int, dice: dict[tuple[int, int], tuple[int, str, int]]) -> np.ndarray:
+    """A table photo with dice of their own sides: centre -> (value, colour, side px)."""
+    photo = table(seed, specks=())
+    for (x, y), (_, colour, side) in dice.items():
+        photo = put(photo, x, y, colour, side)
+    return photo
+
+
+def test_a_table_whose_roll_held_no_small_grey_die_never_reads_one():
+    sizing = Double()
+    sizing.kind_model = (0.2, -20.0, 0.0, -3.0)  # grey and small beside the d6s: the small grey die
+    plain = {(100, 100): (3, "red", 30), (300, 120): (4, "grey", 30), (500, 200): (1, "cream", 30)}
+    devils = {(100, 100): (3, "red", 30), (300, 120): (4, "grey", 22), (500, 200): (1, "cream", 30)}
+    later = {(150, 300): (5, "red", 30), (400, 350): (2, "grey", 22)}
+    tables = {}
+    for name, roll in (("grey d6", plain), ("grey die", devils)):
+        sizing.truth = {k: v[:2] for k, v in roll.items()}
+        tables[name] = learn_table(sizing, table(0, specks=()), sized_photo(1, roll), [3, 4, 1])
+    assert [d.kind for d in tables["grey d6"].dice] == ["d6", "d6", "d6"]
+    assert [d.kind for d in tables["grey die"].dice] == ["d6", "grey", "d6"]
+    assert "grey grey die 4" in tables["grey die"].describe()
+    sizing.truth = {k: v[:2] for k, v in later.items()}
+    frame = sized_photo(7, later)
+    assert sorted((d.value, d.kind) for d in sizing.read(frame)) == [(2, "grey"), (5, "d6")]
+    assert sorted((d.value, d.kind) for d in sizing.read(frame, table=tables["grey die"])) == [(2, "grey"),
+                                                                                                (5, "d6")]
+    assert sorted((d.value, d.kind) for d in sizing.read(frame, table=tables["grey d6"])) == [(2, "d6"),
+                                                                                               (5, "d6")]
+
+
+def test_kinds_are_saved_and_a_calibration_saved_before_them_may_hold_the_grey_die(tmp_path):
+    cal, _ = calibrated()
+    cal.save(tmp_path / "table", save_atomically)
+    back = load_table(tmp_path / "table")
+    assert [d.kind for d in back.dice] == ["d6", "d6", "d6"] and not back.may_hold_grey
+    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
+    for die in record["dice"]:
+        del die["kind"]
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    assert load_table(tmp_path / "table").may_hold_grey
+    record["dice"][0]["kind"] = "d20"
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    assert load_table(tmp_path / "table") is None

@@ -44,14 +44,15 @@ def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch,
     assert "calibrated:           dice right 18/20 (90.0 %), false dice 2 in 15 photos" in out
 
 
-def test_bench_colours_pairs_each_die_found_with_the_colour_it_was_drawn_in():
+def test_bench_colours_pairs_each_die_found_with_the_die_it_was_drawn_as():
     truth = [TruthDie(value=3, kind="d6", colour="cream", box=(10, 10, 40, 40)),
              TruthDie(value=5, kind="d6", colour="red", box=(100, 10, 130, 40)),
              TruthDie(value=2, kind="d6", colour="blue", box=(200, 10, 230, 40))]
     dice = [Die(3, "d6", "white", (12, 12, 38, 38), 0.9),  # found, named in another colour
             Die(6, "d6", "red", (102, 12, 128, 38), 0.9),  # found (read wrong: colours count apart)
             Die(1, "d6", "black", (300, 300, 310, 310), 0.9)]  # a false die: no colour to name
-    assert colour_bench.colour_pairs(dice, truth) == [("cream", "white"), ("red", "red")]
+    pairs = colour_bench.found_pairs(dice, truth)
+    assert [(t.colour, die.colour) for t, die in pairs] == [("cream", "white"), ("red", "red")]
 
 
 def test_a_tables_dice_are_of_distinct_colours_and_rethrown_under_one_lamp():
@@ -71,12 +72,13 @@ def test_a_tables_dice_are_of_distinct_colours_and_rethrown_under_one_lamp():
 def test_bench_colours_prints_both_ways_and_what_the_reader_alone_confused(monkeypatch, capsys):
     result = {"tables": 4, "refused": Counter({"the dice read 2 5, you typed 2 3": 1}),
               "confused": {"reader alone": Counter({("cream", "white"): 3}), "calibrated": Counter()},
-              "reader alone": [20, 17], "calibrated": [20, 20]}
+              "reader alone": [20, 17, 19], "calibrated": [20, 20, 20]}
     monkeypatch.setattr(colour_bench, "measure", lambda reader, tables, rolls: result)
     monkeypatch.setattr(colour_bench.LearnedReader, "default", classmethod(lambda cls: None))
     assert main(["bench", "colours", "--tables", "4", "--rolls", "2"]) == 0
     out = capsys.readouterr().out
     assert "calibrations refused: 1" in out and "1 x the dice read 2 5, you typed 2 3" in out
-    assert "reader alone:         named as drawn 17/20 dice found (85.00 %)" in out
+    assert "reader alone:         named as drawn 17/20 dice found (85.00 %), " \
+           "kind right (d6 or grey die) 19 (95.00 %)" in out
     assert "calibrated:           named as drawn 20/20 dice found (100.00 %)" in out
     assert "named otherwise: cream as white 3" in out and "named otherwise: none" in out
