@@ -14,10 +14,13 @@ larger than a die, keeps the state at 'hand' however still it is.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 WORK_WIDTH_PX = 160
 
@@ -106,14 +109,20 @@ class SettleDetector:
         return self.state
 
     def _has_dice(self, frame: np.ndarray) -> bool:
-        """Whether this still view holds dice; asked once per still period."""
+        """Whether this still view holds dice; asked once per still period. Where the reader fails, it holds
+        dice: the roll is read (and, failing again, a person is asked) and the failure is logged once, not
+        every frame until the view moves."""
         if self._checked is not None and self._checked[0] == self._still_since:
             return self._checked[1]
         if self.read is None:
             from vision.readers import open_reader
 
             self.read = open_reader().read
-        found = bool(self.read(frame))
+        try:
+            found = bool(self.read(frame))
+        except Exception:  # a reader bug: the view is taken for a roll, whose reading asks a person
+            log.exception("the dice reader failed on a still view: taking it for a roll")
+            found = True
         self._checked = (self._still_since or 0.0, found)
         return found
 

@@ -96,3 +96,19 @@ def test_by_default_the_dice_reader_says_whether_a_still_view_at_start_holds_dic
     states = _feed(detector, [_dice(rng, table)] * 12)
     assert "settled" not in states and states[-1] == "empty"  # a reader that sees no die: the empty tray
     assert asked == [(480, 640, 3)]  # asked once, when the view had been still for settle_ms
+
+
+def test_a_reader_that_fails_on_a_still_view_takes_it_for_a_roll_and_is_logged_once(caplog):
+    asked = []
+
+    def broken(frame):
+        asked.append(frame.shape)
+        raise RuntimeError("the model file went missing")
+
+    rng, table = _table(2)
+    detector = SettleDetector(settle_ms=300, read=broken)
+    with caplog.at_level("ERROR"):
+        states = _feed(detector, [_dice(rng, table)] * 30)
+    assert states[-1] == "settled"  # the tray watcher reads it, and asks a person when reading fails
+    assert asked == [(480, 640, 3)]  # once this still period, not every frame
+    assert caplog.text.count("the dice reader failed on a still view") == 1
