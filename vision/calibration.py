@@ -99,6 +99,7 @@ class CalibratedDie:
 
     @property
     def reader_colour(self) -> str:
+        """The colour the reader named it (one of COLOURS, or a name of an old calibration)."""
         return self.read_as or self.colour
 
 
@@ -163,7 +164,7 @@ class TableCalibration:
 
     def describe(self) -> str:
         """One line for a player: the die size, the roll's colours and what the empty table holds."""
-        colours = ", ".join(f"{d.colour} {'grey die ' if d.kind == 'grey' else ''}{d.value}"
+        colours = ", ".join(f"{d.colour} {d.value}" + (" (the small grey die)" if d.kind == "grey" else "")
                             for d in self.dice)
         spots = len(self.spots)
         empty = (f"{spots} place{'s' if spots != 1 else ''} on the empty table that look like dice "
@@ -317,8 +318,8 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
                 values: Sequence[int], names: Sequence[str | None] | None = None) -> TableCalibration:
     """Learn the table from a photo of it empty and one of a roll whose `values` (1-6) the player typed,
     with the name of each die's colour where they typed one (`names`, beside the values; None or "": the
-    reader's name). A name goes to the die showing its value; where dice show the same value, the names
-    typed with it go to them left to right.
+    reader's name). A name goes to the die showing its value; where several dice show it, as `_named`
+    shares them out.
 
     Of what the reader finds in the roll photo, the places that differ from the empty photo about as
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty

@@ -550,7 +550,7 @@ def test_a_table_whose_roll_held_no_small_grey_die_never_reads_one():
         tables[name] = learn_table(sizing, table(0, specks=()), sized_photo(1, roll), [3, 4, 1])
     assert [d.kind for d in tables["grey d6"].dice] == ["d6", "d6", "d6"]
     assert [d.kind for d in tables["grey die"].dice] == ["d6", "grey", "d6"]
-    assert "grey grey die 4" in tables["grey die"].describe()
+    assert "grey 4 (the small grey die)" in tables["grey die"].describe()
     sizing.truth = {k: v[:2] for k, v in later.items()}
     frame = sized_photo(7, later)
     assert sorted((d.value, d.kind) for d in sizing.read(frame)) == [(2, "grey"), (5, "d6")]
