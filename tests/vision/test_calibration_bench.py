@@ -82,3 +82,12 @@ def test_bench_colours_prints_both_ways_and_what_the_reader_alone_confused(monke
            "kind right (d6 or grey die) 19 (95.00 %)" in out
     assert "calibrated:           named as drawn 20/20 dice found (100.00 %)" in out
     assert "named otherwise: cream as white 3" in out and "named otherwise: none" in out
+
+
+def test_bench_colours_measures_with_the_committed_reader():
+    """The whole bench on its first tables, as the command runs it (a table of 2-4 dice, one roll each)."""
+    result = colour_bench.measure(colour_bench.LearnedReader.default(), tables=3, rolls=1)
+    assert result["tables"] == 3 and sum(result["refused"].values()) < 3
+    for name in ("reader alone", "calibrated"):
+        found, named, kinds = result[name]
+        assert 2 <= found <= 8 and 0 < named <= found and 0 < kinds <= found
