@@ -167,7 +167,8 @@ class TableCalibration:
         colours = ", ".join(f"{d.colour} {d.value}" + (" (the small grey die)" if d.kind == "grey" else "")
                             for d in self.dice)
         spots = len(self.spots)
-        empty = (f"{spots} place{'s' if spots != 1 else ''} on the empty table that look like dice "
+        alike = "looks like a die" if spots == 1 else "look like dice"
+        empty = (f"{spots} place{'s' if spots != 1 else ''} on the empty table that {alike} "
                  "will not be read as dice" if spots else "nothing on the empty table looks like a die")
         return f"a die is {self.die_px:.0f} px across; the dice: {colours}; {empty}"
 

@@ -49,7 +49,8 @@ def test_calibrate_table_from_photos_prints_what_it_learned_and_saves_it(tmp_pat
     assert calibrate(tmp_path / "data", photos) == 0
     out = capsys.readouterr().out
     assert "a die is 30 px across" in out and "red 3, red 5, cream 1" in out
-    assert "1 place on the empty table" in out and f"saved in {tmp_path / 'data' / 'table'}" in out
+    assert "1 place on the empty table that looks like a die" in out
+    assert f"saved in {tmp_path / 'data' / 'table'}" in out
     saved = load_table(tmp_path / "data" / "table")
     assert saved is not None and saved.colours == ["red", "red", "cream"]
 
