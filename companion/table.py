@@ -671,7 +671,7 @@ class TableSession(HostCommands):
             return {
                 "table": {"id": table.id, "code": table.code if member else None, "game": game.name,
                           "title": game.title, "players": table.players, "options": table.options,
-                          "current": running is table},
+                          "current": running is table, "dice_colours": game.dice_colours(state)},
                 "version": table.version,
                 "seat": seat,
                 "seats": [{"seat": i, "name": name, "taken": i in table.seats, "mine": i in held}

@@ -193,6 +193,11 @@ class Game(ABC):
         """Final scores and winners once over (games override); the CLI prints it after a replay."""
         return {}
 
+    def dice_colours(self, state: State) -> list[str]:
+        """The colour names this game asks for dice by (`DieRequest.colour`), for the camera's calibration:
+        the players name their sets so. None by default (the game tells no dice apart by colour)."""
+        return []
+
 
 def replay(game: Game, players: list[str], options: dict | None, actions: list[Action]) -> State:
     """The state after applying `actions` in order from the initial state; raises at the first illegal one."""

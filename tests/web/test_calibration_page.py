@@ -52,3 +52,33 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
             browser.close()
     finally:
         server.close()
+
+
+def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
+    session = TableSession(EventStore(tmp_path / "t.sqlite"))
+    frames = {"now": table(0)}
+    calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
+    status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
+                      "calibration": calibrator.state()}
+    server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
+                       port=0).start()
+    try:
+        with sync_api().sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            host = new_phone(browser, errors=errors)
+            start_table(host, server.url, "dog-eat-dog", ["Ann", "Ben", "Cy"])
+            host.locator("#calibrate summary").click()
+            host.get_by_role("button", name="The table is empty: take its photo").click()
+            label = host.locator("label[for=calib-values]").inner_text()
+            assert "name each set as it does: red, yellow, green" in label
+            assert host.locator("#calib-values").get_attribute("placeholder") == "3 red, 5 yellow"
+            frames["now"] = roll_photo(1)
+            host.fill("#calib-values", "3 red, 5 yellow, 1 green")
+            host.get_by_role("button", name="Read this roll").click()
+            host.wait_for_selector("#calib-learned:has-text('red 3, yellow 5, green 1')")
+            assert load_table(tmp_path / "table").colours == ["red", "yellow", "green"]
+            assert errors == []
+            browser.close()
+    finally:
+        server.close()

@@ -339,11 +339,15 @@ const Companion = (function () {
     let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" ? " open" : "") +
       "><summary>Calibrate the camera</summary>";
     if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
+    const colours = snap.table.dice_colours || [];
     if (calibration.step === "roll") {
+      const named = colours.length ? "; this game tells dice apart by colour, so name each set as it does: " + colours.join(", ")
+        : ", each with its colour if you like";
+      const example = colours.length ? "3 " + colours[0] + (colours.length > 1 ? ", 5 " + colours[1] : "") : "3 cream, 5 red, 1";
       html += '<form id="calib-roll"><label for="calib-values">Roll one die of each set into the tray, let them settle, ' +
-        'then type the number on top of each die, each with its colour if you like (the name the game uses)</label>' +
+        'then type the number on top of each die' + esc(named) + '</label>' +
         '<input id="calib-values" autocomplete="off" autocapitalize="none" ' +
-        'placeholder="3 cream, 5 red, 1" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
+        'placeholder="' + esc(example) + '" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
         '<button type="button" class="secondary" id="calib-cancel">Cancel</button></div></form>';
     } else {
       html += '<p>Take every die off the table, then:</p><p><button class="secondary" id="calib-empty">The table is empty: take its photo</button></p>';

@@ -243,6 +243,10 @@ class DiceDevils(Game):
             }
         return out
 
+    def dice_colours(self, state: State) -> list[str]:
+        """The Oberteufel's yellow d6s and the other devils' black ones (the grey dice are a kind apart)."""
+        return ["yellow", "black"]
+
     def summary(self, state: State) -> dict:
         """Scores (values + 3 per triple), triples per player and the winner after the tie-breaks (4.6).
 

@@ -97,6 +97,10 @@ class DogEatDog(Game):
             return attacks.attack_actions(state, seat) + [{"type": "skip"}]
         return treehouse.follow_up_actions(state, seat, face) + [{"type": "skip"}]
 
+    def dice_colours(self, state: State) -> list[str]:
+        """The players' colours: the first roll asks one die of each contender's colour."""
+        return [player["colour"] for player in state["players"]]
+
     def summary(self, state: State) -> dict:
         return scoring.summary(state)
 
