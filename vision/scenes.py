@@ -657,10 +657,10 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     lookalikes: when a list, it gains the centre and width (px) of each thing drawn that a reader may take
     for a die (a map's number token, a round token, a card), with no draw of its own, so the scene is the
     same with it or without.
-    A table's later rolls: `dice`, the dice to throw (their looks and values, instead of random ones);
-    `surface`, the table with its clutter (uint8 BGR; sets the frame's size); `lamp`, the generator of the
-    room's light and the camera's finish (`finish`): a generator in the same state each roll is the same
-    lamp and camera.
+    A table's later rolls: `dice`, the dice to throw (their looks and values, instead of random ones; as
+    many as fit); `surface`, the table with its clutter (uint8 BGR; sets the frame's size); `lamp`, the
+    generator of the room's light and the camera's finish (`finish`): a generator in the same state each
+    roll is the same lamp and camera.
     """
     if surface is not None:
         height, width = surface.shape[:2]
