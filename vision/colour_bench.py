@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import diceset
 from vision.bench import match, truth_labels
-from vision.calibration import CalibrationError, TableCalibration, learn_table
+from vision.calibration import CalibrationError, learn_table
 from vision.die import Die
 from vision.learned import LearnedReader
 from vision.render import GREY_FACES, TruthDie
@@ -62,6 +62,7 @@ class Table:
 
     @classmethod
     def drawn(cls, rng: np.random.Generator) -> Table:
+        """A table of held-out size and surface, with clutter, and the dice of a game on it."""
         width, height = HELD_OUT_SIZES[int(rng.integers(0, len(HELD_OUT_SIZES)))]
         die_px = float(np.exp(rng.uniform(*np.log(DIE_PX))))
         surface = table(rng, height, width, die_px, held_out=True)
@@ -77,6 +78,8 @@ class Table:
 
 
 def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
+    """Calibrate each table from its empty photo and one roll with values and names typed as a player reads
+    them off the table (left to right), then read `rolls` throws by the reader alone and calibrated."""
     refused: Counter[str] = Counter()
     figures = {"reader alone": [0, 0, 0], "calibrated": [0, 0, 0]}  # dice found, named as drawn, kind right
     confused: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in figures}  # (drawn, named)
@@ -85,9 +88,9 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
         at = Table.drawn(rng)
         empty, _ = at.photo(rng, thrown=False)
         roll, truth = at.photo(rng)
-        typed = sorted(truth, key=lambda t: t.box[0] + t.box[2])  # dice showing one value: left to right
+        typed = sorted(truth, key=lambda t: t.box[0] + t.box[2])
         try:
-            calibration: TableCalibration | None = learn_table(
+            calibration = learn_table(
                 reader, empty, roll, [t.value for t in typed], [t.colour for t in typed])
         except CalibrationError as err:
             refused[str(err).split(":")[0]] += 1
