@@ -226,8 +226,10 @@ def _die(record: dict) -> CalibratedDie:
     kind = record.get("kind")
     if kind not in (None, "d6", "grey"):
         raise ValueError(f"a die of kind {kind!r}: the calibration knows d6 and grey")
-    return CalibratedDie(int(record["value"]), str(record["colour"]), _place(record), read_as, signature,
-                         kind)
+    colour = colour_name(str(record["colour"]))  # CalibrationError (a ValueError) for a name no page shows
+    if colour is None:
+        raise ValueError("a die of the calibration has no colour name")
+    return CalibratedDie(int(record["value"]), colour, _place(record), read_as, signature, kind)
 
 
 def _place_json(place: Place) -> dict:

@@ -506,6 +506,17 @@ def test_a_calibration_saved_before_signatures_names_dice_among_its_rolls_colour
     assert later_colours(back) == [(2, "white"), (4, "red"), (6, "white")]
 
 
+@pytest.mark.parametrize("colour", ["<script>alert(1)</script>", "", "x" * 40])
+def test_a_colour_name_no_page_could_show_loads_as_none(tmp_path, caplog, colour):
+    named_calibration().save(tmp_path / "table", save_atomically)
+    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
+    record["dice"][0]["colour"] = colour
+    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
+    with caplog.at_level(logging.WARNING):
+        assert load_table(tmp_path / "table") is None
+    assert "damaged" in caplog.text
+
+
 @pytest.mark.parametrize("signature", [[0.5] * 3, ["nan"] * len(COLOURS), [-1.0] * len(COLOURS)])
 def test_a_damaged_colour_signature_loads_as_none(tmp_path, caplog, signature):
     named_calibration().save(tmp_path / "table", save_atomically)
