@@ -60,6 +60,7 @@ class TableCalibrator:
         self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
         self.wait_s, self.clock = wait_s, clock
         self.said: str | None = None  # what the last calibration learned, for the page
+        self.names: list[str] | None = None  # the last calibration's colour names, for the page to check
         self._empty: np.ndarray | None = None
         self._taken_at = 0.0
         self._lock = threading.Lock()
@@ -126,7 +127,7 @@ class TableCalibrator:
         table.save(self.folder, save_atomically)
         with self._lock:
             self._empty = None
-        self.said = table.describe()
+        self.said, self.names = table.describe(), list(table.colours)
         self.learned(table)
         return f"Calibrated: {self.said}"
 
@@ -136,5 +137,6 @@ class TableCalibrator:
         return "Calibration cancelled: the camera reads the game's rolls again"
 
     def state(self) -> dict[str, Any]:
-        """For the page: the step due ("empty" or "roll") and what the last calibration learned."""
-        return {"step": "roll" if self.busy else "empty", "learned": self.said}
+        """For the page: the step due ("empty" or "roll"), what the last calibration learned and its dice's
+        colour names (the page warns when the game asks for a colour they lack)."""
+        return {"step": "roll" if self.busy else "empty", "learned": self.said, "names": self.names}

@@ -154,7 +154,7 @@ class Companion:
 
         calibrator = TableCalibrator(photo, reader, data / "table", learned)
         if self.reader.table is not None:
-            calibrator.said = self.reader.table.describe()
+            calibrator.said, calibrator.names = self.reader.table.describe(), list(self.reader.table.colours)
         return calibrator
 
     def _open_hardware(self):

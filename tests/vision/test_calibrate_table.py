@@ -135,6 +135,7 @@ def test_serve_reads_with_the_learned_reader_and_the_tables_calibration(tmp_path
             running.announce()
         assert "dice reader: learned, calibrated (a die 30 px)" in caplog.text
         assert running.status()["reader"] == "learned, calibrated (a die 30 px)"
+        assert running.status()["calibration"]["names"] == ["red", "red", "cream"]  # the page checks them
         later = cv2.imread(str(photos["later"]))
         assert [d.value for d in running.reader.read(later)] == [6]  # the printed dot is not a die
     finally:
@@ -207,7 +208,7 @@ def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was
                                                                                           photos):
     running = _companion(tmp_path, reader="learned").start()
     try:
-        assert running.status()["calibration"] == {"step": "empty", "learned": None}
+        assert running.status()["calibration"] == {"step": "empty", "learned": None, "names": None}
         running.calibrator.take_empty()  # the page's first step: a photo from the camera
         assert running.tray.parts.paused() and running.status()["calibration"]["step"] == "roll"
         running.calibrator.cancel()

@@ -58,6 +58,7 @@ def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
     session = TableSession(EventStore(tmp_path / "t.sqlite"))
     frames = {"now": table(0)}
     calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
+    calibrator.names = ["red", "red", "cream"]  # as serve starts with an earlier calibration
     status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
                       "calibration": calibrator.state()}
     server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
@@ -68,7 +69,11 @@ def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
             errors: list[str] = []
             host = new_phone(browser, errors=errors)
             start_table(host, server.url, "dog-eat-dog", ["Ann", "Ben", "Cy"])
-            host.locator("#calibrate summary").click()
+            # the camera was calibrated for another game: its sets lack this game's yellow and green
+            host.wait_for_selector("#calib-missing")
+            assert "knows dice named red, red, cream; this game also asks for yellow, green" in \
+                host.locator("#calib-missing").inner_text()
+            assert host.locator("#calibrate").get_attribute("open") is not None  # shown, not folded away
             host.get_by_role("button", name="The table is empty: take its photo").click()
             label = host.locator("label[for=calib-values]").inner_text()
             assert "name each set as it does: red, yellow, green" in label
@@ -78,6 +83,7 @@ def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
             host.get_by_role("button", name="Read this roll").click()
             host.wait_for_selector("#calib-learned:has-text('red 3, yellow 5, green 1')")
             assert load_table(tmp_path / "table").colours == ["red", "yellow", "green"]
+            assert host.locator("#calib-missing").count() == 0  # every colour the game asks for is known
             assert errors == []
             browser.close()
     finally:

@@ -12,7 +12,7 @@ const Companion = (function () {
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
-  const calibration = { step: "empty", learned: null, open: false, values: "" };
+  const calibration = { step: "empty", learned: null, names: null, open: false, values: "" };
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -69,7 +69,8 @@ const Companion = (function () {
     else { camera.textContent = "Camera: none"; camera.className = "bad"; }
     $("health-buttons").textContent = status.buttons === "gpio" ? "Buttons: wired" : "Buttons: on screen";
     const calib = status.calibration;
-    if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned)) {
+    if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned ||
+        String(calib.names) !== String(calibration.names))) {
       Object.assign(calibration, calib);
       renderHost();
     }
@@ -336,10 +337,16 @@ const Companion = (function () {
   // then one roll with its values typed (and their colours' names, if the host likes); the companion learns
   // the dice's size, colours and the table.
   function calibrationCard() {
-    let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" ? " open" : "") +
-      "><summary>Calibrate the camera</summary>";
-    if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
     const colours = snap.table.dice_colours || [];
+    // a calibration whose sets lack a colour the game asks for: that roll would never match
+    const missing = calibration.names ? colours.filter((c) => !calibration.names.includes(c)) : [];
+    let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" || missing.length ? " open" : "") +
+      "><summary>Calibrate the camera</summary>";
+    if (missing.length) {
+      html += '<p id="calib-missing" class="warning">The camera knows dice named ' + esc(calibration.names.join(", ")) +
+        "; this game also asks for " + esc(missing.join(", ")) + ". Calibrate again, naming each set as the game does.</p>";
+    }
+    if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
     if (calibration.step === "roll") {
       const named = colours.length ? "; this game tells dice apart by colour, so name each set as it does: " + colours.join(", ")
         : ", each with its colour if you like";
@@ -362,7 +369,7 @@ const Companion = (function () {
     const after = (data) => {
       if (!data) return;
       toast(data.text);
-      Object.assign(calibration, { step: data.step, learned: data.learned });
+      Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names });
       if (data.step === "empty") calibration.values = "";
       renderHost();
     };
