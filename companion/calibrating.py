@@ -137,6 +137,11 @@ class TableCalibrator:
         return "Calibration cancelled: the camera reads the game's rolls again"
 
     def state(self) -> dict[str, Any]:
-        """For the page: the step due ("empty" or "roll"), what the last calibration learned and its dice's
-        colour names (the page warns when the game asks for a colour they lack)."""
-        return {"step": "roll" if self.busy else "empty", "learned": self.said, "names": self.names}
+        """For the page: the step due ("empty" or "roll"), what the last calibration learned, and the colour
+        names the camera gives dice: the calibration's (`calibrated`), or without one the learned reader's own
+        (the page warns when the game asks for a colour that is not among them)."""
+        from vision.learned import COLOURS
+
+        names = self.names if self.names is not None else list(COLOURS)
+        return {"step": "roll" if self.busy else "empty", "learned": self.said, "names": names,
+                "calibrated": self.names is not None}

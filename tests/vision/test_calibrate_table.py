@@ -17,7 +17,7 @@ from companion.settings import Settings
 from tests.vision.test_calibration import ROLL, Double, put, roll_photo, table
 from vision.calibration import load_table
 from vision.dice import read_dice
-from vision.learned import LearnedReader
+from vision.learned import COLOURS, LearnedReader
 
 LATER = {(420, 380): (6, "blue")}  # a later roll: one blue 6, beside the empty table's printed dot
 
@@ -208,7 +208,8 @@ def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was
                                                                                           photos):
     running = _companion(tmp_path, reader="learned").start()
     try:
-        assert running.status()["calibration"] == {"step": "empty", "learned": None, "names": None}
+        assert running.status()["calibration"] == {"step": "empty", "learned": None, "names": list(COLOURS),
+                                                      "calibrated": False}
         running.calibrator.take_empty()  # the page's first step: a photo from the camera
         assert running.tray.parts.paused() and running.status()["calibration"]["step"] == "roll"
         running.calibrator.cancel()

@@ -94,7 +94,7 @@ def test_the_host_may_name_the_dices_colours_typed_with_their_values(rig, body):
     res = step(client, made, host, "roll", **body)
     assert res.status_code == 200, res.get_json()
     assert "red 3, scarlet 5, ivory 1" in res.get_json()["learned"]
-    assert res.get_json()["names"] == ["red", "scarlet", "ivory"]
+    assert res.get_json()["names"] == ["red", "scarlet", "ivory"] and res.get_json()["calibrated"]
     assert load_table(folder).colours == ["red", "scarlet", "ivory"]
 
 

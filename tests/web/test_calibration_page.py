@@ -88,3 +88,28 @@ def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
             browser.close()
     finally:
         server.close()
+
+
+def test_a_game_asking_for_colours_the_reader_cannot_name_asks_for_a_calibration(tmp_path):
+    session = TableSession(EventStore(tmp_path / "t.sqlite"))
+    calibrator = TableCalibrator(lambda: table(0), lambda: Double(ROLL), tmp_path / "table")  # none learned
+    status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
+                      "calibration": calibrator.state()}
+    server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
+                       port=0).start()
+    try:
+        with sync_api().sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            host = new_phone(browser, errors=errors)
+            # nine players: the eighth and ninth seats play Dog Eat Dog's clear and cyan pyramids
+            start_table(host, server.url, "dog-eat-dog", [f"P{n}" for n in range(1, 10)])
+            host.wait_for_selector("#calib-missing")
+            assert host.locator("#calib-missing").inner_text() == (
+                "The camera cannot name clear, cyan dice by itself: calibrate it, naming each set as the "
+                "game does.")
+            assert host.locator("#calibrate").get_attribute("open") is not None
+            assert errors == []
+            browser.close()
+    finally:
+        server.close()

@@ -12,7 +12,7 @@ const Companion = (function () {
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
-  const calibration = { step: "empty", learned: null, names: null, open: false, values: "" };
+  const calibration = { step: "empty", learned: null, names: null, calibrated: false, open: false, values: "" };
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -343,8 +343,11 @@ const Companion = (function () {
     let html = '<details id="calibrate"' + (calibration.open || calibration.step === "roll" || missing.length ? " open" : "") +
       "><summary>Calibrate the camera</summary>";
     if (missing.length) {
-      html += '<p id="calib-missing" class="warning">The camera knows dice named ' + esc(calibration.names.join(", ")) +
-        "; this game also asks for " + esc(missing.join(", ")) + ". Calibrate again, naming each set as the game does.</p>";
+      html += '<p id="calib-missing" class="warning">' + (calibration.calibrated
+        ? "The camera knows dice named " + esc(calibration.names.join(", ")) + "; this game also asks for " +
+          esc(missing.join(", ")) + ". Calibrate again, naming each set as the game does."
+        : "The camera cannot name " + esc(missing.join(", ")) + " dice by itself: calibrate it, naming each set as the game does.") +
+        "</p>";
     }
     if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
     if (calibration.step === "roll") {
@@ -369,7 +372,7 @@ const Companion = (function () {
     const after = (data) => {
       if (!data) return;
       toast(data.text);
-      Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names });
+      Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names, calibrated: data.calibrated });
       if (data.step === "empty") calibration.values = "";
       renderHost();
     };
