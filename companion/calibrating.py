@@ -59,8 +59,7 @@ class TableCalibrator:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
         self.wait_s, self.clock = wait_s, clock
-        self.said: str | None = None  # what the last calibration learned, for the page
-        self.names: list[str] | None = None  # the last calibration's colour names, for the page to check
+        self.table: Any = None  # the calibration the camera reads with (serve sets the saved one at start)
         self._empty: np.ndarray | None = None
         self._taken_at = 0.0
         self._lock = threading.Lock()
@@ -127,9 +126,9 @@ class TableCalibrator:
         table.save(self.folder, save_atomically)
         with self._lock:
             self._empty = None
-        self.said, self.names = table.describe(), list(table.colours)
+        self.table = table
         self.learned(table)
-        return f"Calibrated: {self.said}"
+        return f"Calibrated: {table.describe()}"
 
     def cancel(self) -> str:
         with self._lock:
@@ -142,6 +141,8 @@ class TableCalibrator:
         (the page warns when the game asks for a colour that is not among them)."""
         from vision.learned import COLOURS
 
-        names = self.names if self.names is not None else list(COLOURS)
-        return {"step": "roll" if self.busy else "empty", "learned": self.said, "names": names,
-                "calibrated": self.names is not None}
+        known = self.table
+        return {"step": "roll" if self.busy else "empty",
+                "learned": None if known is None else known.describe(),
+                "names": list(COLOURS) if known is None else list(known.colours),
+                "calibrated": known is not None}

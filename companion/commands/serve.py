@@ -153,8 +153,7 @@ class Companion:
             log.info("calibrated: %s; dice reader: %s", table.describe(), self.reader.name)
 
         calibrator = TableCalibrator(photo, reader, data / "table", learned)
-        if self.reader.table is not None:
-            calibrator.said, calibrator.names = self.reader.table.describe(), list(self.reader.table.colours)
+        calibrator.table = self.reader.table
         return calibrator
 
     def _open_hardware(self):

@@ -11,7 +11,7 @@ import tests.race  # noqa: F401  (registers the "race" game)
 from companion.calibrating import TableCalibrator
 from companion.store import EventStore
 from companion.table import TableSession
-from tests.vision.test_calibration import ROLL, Double, roll_photo, table
+from tests.vision.test_calibration import ROLL, Double, calibrated, roll_photo, table
 from tests.web.browser import launch, new_phone, start_table, sync_api
 from vision.calibration import load_table
 from web.app import create_app
@@ -58,7 +58,7 @@ def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
     session = TableSession(EventStore(tmp_path / "t.sqlite"))
     frames = {"now": table(0)}
     calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
-    calibrator.names = ["red", "red", "cream"]  # as serve starts with an earlier calibration
+    calibrator.table = calibrated()[0]  # as serve starts with an earlier calibration: red, red, cream
     status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
                       "calibration": calibrator.state()}
     server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
