@@ -70,7 +70,7 @@ def measure(reader: LearnedReader, tables: int, later: int) -> dict:
         try:
             calibration = learn_table(reader, _photo(rng, table), _photo(rng, roll), [t.value for t in truth])
         except CalibrationError as err:
-            refused[str(err).split(":")[0]] += 1
+            refused[refusal(err)] += 1
             continue
         for _ in range(later):
             image, truth = render_scene(rng, int(rng.integers(1, 5)), variations=False, backdrop=table,
@@ -85,15 +85,28 @@ def measure(reader: LearnedReader, tables: int, later: int) -> dict:
     return {"tables": tables, "refused": refused, "dice": dice, "photos": photos, **figures}
 
 
+def refusal(err: CalibrationError) -> str:
+    """Why a calibration was refused, without the particulars: "found 2 dice, you typed 3 values"."""
+    return str(err).split(":")[0]
+
+
+def models(folder: str | None) -> LearnedReader:
+    """The learned reader of `--models DIR`, or the committed one."""
+    return LearnedReader.in_folder(Path(folder)) if folder else LearnedReader.default()
+
+
+def print_refused(refused: Counter[str]) -> None:
+    """How many calibrations were refused, and why, most often first."""
+    print(f"calibrations refused: {sum(refused.values())}")
+    for reason, count in refused.most_common():
+        print(f"  {count} x {reason}")
+
+
 def run(args) -> int:
-    folder = Path(args.models) if args.models else None
-    reader = LearnedReader.in_folder(folder) if folder else LearnedReader.default()
-    result = measure(reader, args.tables, args.later)
+    result = measure(models(args.models), args.tables, args.later)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of 3 d6 "
           f"with its values typed")
-    print(f"calibrations refused: {sum(result['refused'].values())}")
-    for reason, count in result["refused"].most_common():
-        print(f"  {count} x {reason}")
+    print_refused(result["refused"])
     print(f"later photos:         {result['photos']}, {result['dice']} dice")
     for name in ("plain", "calibrated"):
         right, false = result[name]

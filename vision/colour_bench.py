@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 
 from vision import diceset
 from vision.bench import match, truth_labels
 from vision.calibration import CalibrationError, learn_table
+from vision.calibration_bench import models, print_refused, refusal
 from vision.die import Die
 from vision.learned import LearnedReader
 from vision.render import GREY_FACES, TruthDie
@@ -93,7 +93,7 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
             calibration = learn_table(
                 reader, empty, roll, [t.value for t in typed], [t.colour for t in typed])
         except CalibrationError as err:
-            refused[str(err).split(":")[0]] += 1
+            refused[refusal(err)] += 1
             continue
         for _ in range(rolls):
             image, truth = at.photo(rng)
@@ -107,14 +107,10 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
 
 
 def run(args) -> int:
-    folder = Path(args.models) if args.models else None
-    reader = LearnedReader.in_folder(folder) if folder else LearnedReader.default()
-    result = measure(reader, args.tables, args.rolls)
+    result = measure(models(args.models), args.tables, args.rolls)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of its 2-4 sets "
           f"with values and colour names typed")
-    print(f"calibrations refused: {sum(result['refused'].values())}")
-    for reason, count in result["refused"].most_common():
-        print(f"  {count} x {reason}")
+    print_refused(result["refused"])
     for name in ("reader alone", "calibrated"):
         found, right, kinds = result[name]
         share, kind_share = (100 * right / found, 100 * kinds / found) if found else (0.0, 0.0)
