@@ -506,26 +506,25 @@ def test_a_calibration_saved_before_signatures_names_dice_among_its_rolls_colour
     assert later_colours(back) == [(2, "white"), (4, "red"), (6, "white")]
 
 
-@pytest.mark.parametrize("colour", ["<script>alert(1)</script>", "", "x" * 40])
-def test_a_colour_name_no_page_could_show_loads_as_none(tmp_path, caplog, colour):
+@pytest.mark.parametrize("field, value, words", [
+    ("colour", "<script>alert(1)</script>", "a word or two of letters"),  # no name a page could show
+    ("colour", "", "has no colour name"),
+    ("colour", "x" * 40, "at most 24 characters"),
+    ("signature", [0.5] * 3, "colour signature"),
+    ("signature", ["nan"] * len(COLOURS), "colour signature"),
+    ("signature", [-1.0] * len(COLOURS), "colour signature"),
+    ("read_as", "ivory", "no colour the reader names"),
+    ("kind", "d20", "the calibration knows d6 and grey"),
+])
+def test_a_damaged_die_of_a_saved_calibration_loads_as_none_with_the_reason(tmp_path, caplog, field, value,
+                                                                            words):
     named_calibration().save(tmp_path / "table", save_atomically)
     record = json.loads((tmp_path / "table" / "calibration.json").read_text())
-    record["dice"][0]["colour"] = colour
+    record["dice"][1][field] = value
     (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
     with caplog.at_level(logging.WARNING):
         assert load_table(tmp_path / "table") is None
-    assert "damaged" in caplog.text
-
-
-@pytest.mark.parametrize("signature", [[0.5] * 3, ["nan"] * len(COLOURS), [-1.0] * len(COLOURS)])
-def test_a_damaged_colour_signature_loads_as_none(tmp_path, caplog, signature):
-    named_calibration().save(tmp_path / "table", save_atomically)
-    record = json.loads((tmp_path / "table" / "calibration.json").read_text())
-    record["dice"][1]["signature"] = signature
-    (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
-    with caplog.at_level(logging.WARNING):
-        assert load_table(tmp_path / "table") is None
-    assert "colour signature" in caplog.text
+    assert "damaged" in caplog.text and words in caplog.text
 
 
 @pytest.mark.parametrize("names, words", [

@@ -5,6 +5,11 @@ test double; what is tested is the page's step and what it shows."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
 import pytest
 
 import tests.race  # noqa: F401  (registers the "race" game)
@@ -20,10 +25,25 @@ from web.server import WebServer
 pytestmark = pytest.mark.browser
 
 
-def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
+@dataclass
+class Rig:
+    """The companion's calibration step as the host's phone sees it: `camera["now"]` is the frame the
+    camera sends, `errors` the page's script errors."""
+
+    host: object
+    calibrator: TableCalibrator
+    camera: dict[str, np.ndarray]
+    errors: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def host_phone(tmp_path, game: str, players: list[str], known=None) -> Iterator[Rig]:
+    """A companion serving a new table of `game` with the stand-in camera over the empty table, calibrated
+    with `known` (None: never), and its host's phone at 360 px on the table's page."""
     session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    frames = {"now": table(0)}
-    calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
+    camera = {"now": table(0)}
+    calibrator = TableCalibrator(lambda: camera["now"], lambda: Double(ROLL), tmp_path / "table")
+    calibrator.table = known  # as serve starts with the saved calibration
     status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
                       "calibration": calibrator.state()}
     server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
@@ -33,83 +53,61 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
             browser = launch(p)
             errors: list[str] = []
             host = new_phone(browser, errors=errors)
-            start_table(host, server.url, "race", ["Ann", "Ben"])
-            host.locator("#calibrate summary").click()
-            host.get_by_role("button", name="The table is empty: take its photo").click()
-            host.wait_for_selector("#calib-values")
-            assert calibrator.busy  # the camera reads no game roll meanwhile
-            frames["now"] = roll_photo(1)
-            host.fill("#calib-values", "3 5 2")  # a typing slip: the page says what the camera saw
-            host.get_by_role("button", name="Read this roll").click()
-            host.wait_for_selector("#toast.error:has-text('the dice read 1 3 5, you typed 2 3 5')")
-            host.fill("#calib-values", "3 5 1 Ivory")  # the cream die's name, as the players call it
-            host.get_by_role("button", name="Read this roll").click()
-            host.wait_for_selector("#calib-learned:has-text('red 3, red 5, ivory 1')")
-            assert "a die is 30 px across" in host.locator("#calib-learned").inner_text()
-            assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
-            assert load_table(tmp_path / "table").colours == ["red", "red", "ivory"]
-            assert errors == []
+            start_table(host, server.url, game, players)
+            yield Rig(host, calibrator, camera, errors)
             browser.close()
     finally:
         server.close()
+
+
+def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
+    with host_phone(tmp_path, "race", ["Ann", "Ben"]) as rig:
+        host = rig.host
+        host.locator("#calibrate summary").click()
+        host.get_by_role("button", name="The table is empty: take its photo").click()
+        host.wait_for_selector("#calib-values")
+        assert rig.calibrator.busy  # the camera reads no game roll meanwhile
+        rig.camera["now"] = roll_photo(1)
+        host.fill("#calib-values", "3 5 2")  # a typing slip: the page says what the camera saw
+        host.get_by_role("button", name="Read this roll").click()
+        host.wait_for_selector("#toast.error:has-text('the dice read 1 3 5, you typed 2 3 5')")
+        host.fill("#calib-values", "3 5 1 Ivory")  # the cream die's name, as the players call it
+        host.get_by_role("button", name="Read this roll").click()
+        host.wait_for_selector("#calib-learned:has-text('red 3, red 5, ivory 1')")
+        assert "a die is 30 px across" in host.locator("#calib-learned").inner_text()
+        assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
+        assert load_table(tmp_path / "table").colours == ["red", "red", "ivory"]
+        assert rig.errors == []
 
 
 def test_a_game_that_tells_dice_by_colour_says_which_names_to_type(tmp_path):
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    frames = {"now": table(0)}
-    calibrator = TableCalibrator(lambda: frames["now"], lambda: Double(ROLL), tmp_path / "table")
-    calibrator.table = calibrated()[0]  # as serve starts with an earlier calibration: red, red, cream
-    status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
-                      "calibration": calibrator.state()}
-    server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
-                       port=0).start()
-    try:
-        with sync_api().sync_playwright() as p:
-            browser = launch(p)
-            errors: list[str] = []
-            host = new_phone(browser, errors=errors)
-            start_table(host, server.url, "dog-eat-dog", ["Ann", "Ben", "Cy"])
-            # the camera was calibrated for another game: its sets lack this game's yellow and green
-            host.wait_for_selector("#calib-missing")
-            assert "knows dice named red, red, cream; this game also asks for yellow, green" in \
-                host.locator("#calib-missing").inner_text()
-            assert host.locator("#calibrate").get_attribute("open") is not None  # shown, not folded away
-            host.get_by_role("button", name="The table is empty: take its photo").click()
-            label = host.locator("label[for=calib-values]").inner_text()
-            assert "name each set as it does: red, yellow, green" in label
-            assert host.locator("#calib-values").get_attribute("placeholder") == "3 red, 5 yellow"
-            frames["now"] = roll_photo(1)
-            host.fill("#calib-values", "3 red, 5 yellow, 1 green")
-            host.get_by_role("button", name="Read this roll").click()
-            host.wait_for_selector("#calib-learned:has-text('red 3, yellow 5, green 1')")
-            assert load_table(tmp_path / "table").colours == ["red", "yellow", "green"]
-            assert host.locator("#calib-missing").count() == 0  # every colour the game asks for is known
-            assert errors == []
-            browser.close()
-    finally:
-        server.close()
+    earlier = calibrated()[0]  # a calibration from another game: red, red, cream
+    with host_phone(tmp_path, "dog-eat-dog", ["Ann", "Ben", "Cy"], known=earlier) as rig:
+        host = rig.host
+        # the camera was calibrated for another game: its sets lack this game's yellow and green
+        host.wait_for_selector("#calib-missing")
+        assert "knows dice named red, red, cream; this game also asks for yellow, green" in \
+            host.locator("#calib-missing").inner_text()
+        assert host.locator("#calibrate").get_attribute("open") is not None  # shown, not folded away
+        host.get_by_role("button", name="The table is empty: take its photo").click()
+        label = host.locator("label[for=calib-values]").inner_text()
+        assert "name each set as it does: red, yellow, green" in label
+        assert host.locator("#calib-values").get_attribute("placeholder") == "3 red, 5 yellow"
+        rig.camera["now"] = roll_photo(1)
+        host.fill("#calib-values", "3 red, 5 yellow, 1 green")
+        host.get_by_role("button", name="Read this roll").click()
+        host.wait_for_selector("#calib-learned:has-text('red 3, yellow 5, green 1')")
+        assert load_table(tmp_path / "table").colours == ["red", "yellow", "green"]
+        assert host.locator("#calib-missing").count() == 0  # every colour the game asks for is known
+        assert rig.errors == []
 
 
 def test_a_game_asking_for_colours_the_reader_cannot_name_asks_for_a_calibration(tmp_path):
-    session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    calibrator = TableCalibrator(lambda: table(0), lambda: Double(ROLL), tmp_path / "table")  # none learned
-    status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
-                      "calibration": calibrator.state()}
-    server = WebServer(create_app(session, status=status, calibrator=calibrator), host="127.0.0.1",
-                       port=0).start()
-    try:
-        with sync_api().sync_playwright() as p:
-            browser = launch(p)
-            errors: list[str] = []
-            host = new_phone(browser, errors=errors)
-            # nine players: the eighth and ninth seats play Dog Eat Dog's clear and cyan pyramids
-            start_table(host, server.url, "dog-eat-dog", [f"P{n}" for n in range(1, 10)])
-            host.wait_for_selector("#calib-missing")
-            assert host.locator("#calib-missing").inner_text() == (
-                "The camera cannot name clear, cyan dice by itself: calibrate it, naming each set as the "
-                "game does.")
-            assert host.locator("#calibrate").get_attribute("open") is not None
-            assert errors == []
-            browser.close()
-    finally:
-        server.close()
+    # nine players: the eighth and ninth seats play Dog Eat Dog's clear and cyan pyramids
+    with host_phone(tmp_path, "dog-eat-dog", [f"P{n}" for n in range(1, 10)]) as rig:
+        rig.host.wait_for_selector("#calib-missing")
+        assert rig.host.locator("#calib-missing").inner_text() == (
+            "The camera cannot name clear, cyan dice by itself: calibrate it, naming each set as the "
+            "game does.")
+        assert rig.host.locator("#calibrate").get_attribute("open") is not None
+        assert rig.errors == []
