@@ -39,7 +39,6 @@ import itertools
 import json
 import logging
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -328,11 +327,13 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
     table, not dice: they join the spots. The others are the roll's dice. Both photos are looked at the
     scale the reader would read the roll at, and where the roll does not read as typed there, at
-    closer ones (`CLOSER`), until it does.
+    closer ones (`CLOSER`), until it does. Where it reads as typed at none, the dice the reader is unsure
+    of (below its sure bar, which the table would ask the player about) show the typed values
+    (`as_typed`), at the first of those scales where the dice it is sure of read as typed.
     Raises CalibrationError with a sentence for the player when the photos differ in size, when there
-    are more or fewer dice than values were typed, when the dice read differently from the typed
-    values, or when the empty table changed between the photos as much as under a die (at every
-    scale: the sentence is that of the reader's own scale)."""
+    are more or fewer dice than values were typed, when a die the reader is sure of reads otherwise than
+    typed, or when the empty table changed between the photos as much as under a die (at every scale:
+    the sentence is that of the reader's own scale)."""
     values = [int(v) for v in values]
     if not values or any(not 1 <= v <= 6 for v in values):
         raise CalibrationError("type the value (1 to 6) on top of each die, e.g. 3 5 1")
@@ -347,21 +348,32 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if not found:
         raise _count_error(0, len(values))
     _, closest = look_scales(roll.shape)
-    refused = None
+    refused, looks = None, [(scale, found)]
     while True:  # then closer looks, until the roll reads as typed
         try:
-            return _named(_learn_at(reader, empty, roll, values, scale, found), values, names)
+            return _named(_learn_at(reader, empty, roll, values, names, scale, found, 0.0), values, names)
         except CalibrationError as err:
             refused = refused or err  # the sentence of the reader's own scale
         if scale >= closest:
-            raise refused
+            break
         scale = min(closest, scale * CLOSER)
         found = reader.detect_at(roll, scale)
+        looks.append((scale, found))
+    if reader.sure is not None:  # read as typed at no scale: the dice it is unsure of show the typed values
+        for scale, found in looks:
+            try:
+                return _named(_learn_at(reader, empty, roll, values, names, scale, found, reader.sure),
+                              values, names)
+            except CalibrationError:
+                pass
+    raise refused
 
 
-def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int], scale: float,
-              found: list[Found]) -> TableCalibration:
-    """`learn_table` with both photos looked at `scale` (see there); `found`: what the roll shows there."""
+def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int],
+              names: list[str | None], scale: float, found: list[Found], bar: float = 0.0
+              ) -> TableCalibration:
+    """`learn_table` with both photos looked at `scale` (see there); `found`: what the roll shows there;
+    `bar`: the dice read less probably than this show the typed values (`as_typed`)."""
     face_p, colour_p = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
     kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice
@@ -376,14 +388,16 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
               and not any(s.covers(p.cx, p.cy, p.side) for s in spots)]  # found again in the roll photo
     if len(unlike) != len(values):
         raise _count_error(len(unlike), len(values))
-    if Counter(read[i] for i in unlike) != Counter(str(v) for v in values):
+    typed = as_typed(face_p, colour_p, unlike, list(zip(values, names, strict=True)), bar)
+    if typed is None:
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again")
-    d6 = d6_sizes([(found[i], read[i], colour_p[i], 1.0) for i in unlike])
-    dice = sorted((CalibratedDie(int(read[i]), COLOURS[int(colour_p[i].argmax())], places[i],
+    d6 = d6_sizes([(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike])
+    dice = sorted((CalibratedDie(typed[i], COLOURS[int(colour_p[i].argmax())], places[i],
                                  signature=tuple(float(p) for p in colour_p[i]),
-                                 kind=reader.kind_of(found[i], read[i], colour_p[i], d6)[0]) for i in unlike),
+                                 kind=reader.kind_of(found[i], str(typed[i]), colour_p[i], d6)[0])
+                   for i in unlike),
                   key=lambda d: d.place.cx)
     die_px = float(np.median([d.place.side for d in dice]))
     free = [s for s in spots if _clear_of(s.cx, s.cy, s.side, [d.place for d in dice])]
@@ -395,6 +409,39 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
     cutoff = math.sqrt(at_empty * at_dice) if at_empty > 0 else at_dice / 2
     return TableCalibration(die_px, tuple(dice), tuple(spots), cutoff if spots else None, empty,
                             die_px * scale)
+
+
+def as_typed(face_p: np.ndarray, colour_p: np.ndarray, dice: Sequence[int],
+             typed: Sequence[tuple[int, str | None]], bar: float) -> dict[int, int] | None:
+    """The value each of the roll's dice (indices into the reader's face and colour probabilities) shows, as
+    the player typed them (`typed`: value and colour name, or None): a die read at least as probably as
+    `bar` shows the value it reads, as the table would take it; the dice read less surely, which the table
+    would ask the player about, share out the other typed values in the order their probabilities find
+    likeliest (of each value's face, and of each name's colour where the reader knows it; every order for
+    up to ORDERED of them). None when a die read at the bar or above shows no value left typed, or more
+    than ORDERED dice are read below it. At a bar of 0 every die must read as typed."""
+    def likelihood(i: int, entry: tuple[int, str | None]) -> float:
+        face = math.log(max(float(face_p[i][VALUES.index(str(entry[0]))]), 1e-12))
+        return face + (math.log(max(float(colour_p[i][COLOURS.index(entry[1])]), 1e-12))
+                       if entry[1] in COLOURS else 0.0)
+
+    left = list(typed)
+    shown: dict[int, int] = {}
+    for i in dice:
+        if face_p[i].max() < bar:
+            continue
+        read = VALUES[int(face_p[i].argmax())]
+        showing = [entry for entry in left if str(entry[0]) == read]
+        if not showing:
+            return None
+        left.remove(max(showing, key=lambda entry: likelihood(i, entry)))
+        shown[i] = int(read)
+    unsure = [i for i in dice if i not in shown]
+    if len(unsure) > ORDERED:
+        return None
+    order = max(itertools.permutations(left), default=(),
+                key=lambda order: sum(likelihood(i, e) for i, e in zip(unsure, order, strict=True)))
+    return {**shown, **{i: value for i, (value, _) in zip(unsure, order, strict=True)}}
 
 
 def colour_name(typed: str | None) -> str | None:

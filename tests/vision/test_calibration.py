@@ -19,6 +19,7 @@ from vision.calibration import (
     CalibrationError,
     TableCalibration,
     _learn_at,
+    as_typed,
     difference,
     learn_table,
     load_table,
@@ -218,7 +219,8 @@ def test_a_roll_that_does_not_read_as_typed_is_looked_at_again_closer_and_read_t
 
     reader = FarSighted(ROLL)
     with pytest.raises(CalibrationError, match="found 2 dice, you typed 3"):
-        _learn_at(reader, table(0), roll_photo(1), [3, 5, 1], 0.5, reader.detect_at(roll_photo(1), 0.5))
+        _learn_at(reader, table(0), roll_photo(1), [3, 5, 1], [None] * 3, 0.5,
+                  reader.detect_at(roll_photo(1), 0.5))
     cal = learn_table(reader, table(0), roll_photo(1), [3, 5, 1])
     assert cal.colours == ["red", "red", "cream"]
     assert cal.work_px == pytest.approx(cal.die_px * 0.75)  # 0.5, then 1.5 times closer
@@ -583,3 +585,65 @@ def test_kinds_are_saved_and_a_calibration_saved_before_them_may_hold_the_grey_d
     record["dice"][0]["kind"] = "d20"
     (tmp_path / "table" / "calibration.json").write_text(json.dumps(record))
     assert load_table(tmp_path / "table") is None
+
+
+def faces(*readings: dict[str, float]) -> np.ndarray:
+    """Face probabilities (n, len(VALUES)), one die a dict of value -> probability."""
+    out = np.zeros((len(readings), len(VALUES)), np.float32)
+    for i, reading in enumerate(readings):
+        for value, p in reading.items():
+            out[i, VALUES.index(value)] = p
+    return out
+
+
+def test_dice_the_reader_is_unsure_of_show_the_typed_values_and_sure_ones_must_read_as_typed():
+    sure_3, sure_5 = {"3": 0.99}, {"5": 0.98}
+    unsure_4_or_1 = {"4": 0.6, "1": 0.3, "2": 0.1}
+    roll, colours = faces(sure_3, sure_5, unsure_4_or_1), np.full((3, len(COLOURS)), 1 / len(COLOURS))
+
+    def typed(*values, names=None):
+        return list(zip(values, names or [None] * len(values), strict=True))
+
+    assert as_typed(roll, colours, [0, 1, 2], typed(1, 3, 5), 0.95) == {0: 3, 1: 5, 2: 1}  # 1: the unsure 4
+    assert as_typed(roll, colours, [0, 1, 2], typed(1, 3, 6), 0.95) is None  # the sure 5 was not typed
+    # at a bar of 0, every die must read as typed
+    assert as_typed(roll, colours, [0, 1, 2], typed(1, 3, 5), 0.0) is None
+    assert as_typed(roll, colours, [0, 1, 2], typed(4, 3, 5), 0.0) == {0: 3, 1: 5, 2: 4}
+    # only the dice asked about count: the unsure 4 is left to the caller
+    assert as_typed(roll, colours, [0], typed(3), 0.95) == {0: 3}
+    # two unsure dice share the typed values in their likeliest order: 6 to the first, 2 to the second
+    pair = faces({"5": 0.5, "6": 0.4, "2": 0.1}, {"5": 0.5, "2": 0.45, "6": 0.05})
+    plain = colours[:2]
+    assert as_typed(pair, plain, [0, 1], typed(2, 6), 0.95) == {0: 6, 1: 2}
+    assert as_typed(pair, plain, [0, 1], typed(6, 2), 0.95) == {0: 6, 1: 2}
+    # ... and the colours of the names typed with them weigh in: the first die looks white, the second green
+    tinted = np.full((2, len(COLOURS)), 0.01)
+    tinted[0, COLOURS.index("white")] = tinted[1, COLOURS.index("green")] = 0.9
+    assert as_typed(pair, tinted, [0, 1], typed(2, 6, names=["white", "green"]), 0.95) == {0: 2, 1: 6}
+    assert as_typed(pair, tinted, [0, 1], typed(2, 6, names=["ivory", "lime"]), 0.95) == {0: 6, 1: 2}
+
+
+def test_a_roll_with_an_unsure_misreading_is_learned_with_the_typed_value_and_a_sure_one_refused():
+    class Unsure(Double):  # reads the cream 1 as a 4 more likely than a 1, below its sure bar
+        sure = 0.95
+
+        def classify(self, frame, found):
+            faces_p, colours = super().classify(frame, found)
+            for i, f in enumerate(found):
+                if math.hypot(f.cx - 500, f.cy - 200) < 8:
+                    faces_p[i] = faces({"4": 0.6, "1": 0.4})[0]
+            return faces_p, colours
+
+    reader = Unsure(ROLL)
+    cal = learn_table(reader, table(0), roll_photo(1), [3, 5, 1], [None, None, "ivory"])
+    assert [d.value for d in cal.dice] == [3, 5, 1] and cal.colours == ["red", "red", "ivory"]
+    assert cal.work_px == pytest.approx(cal.die_px * 0.5)  # every scale was tried as typed, then the first
+    with pytest.raises(CalibrationError, match="the dice read 3 4 5, you typed 1 3 6"):
+        learn_table(Unsure(ROLL), table(0), roll_photo(1), [3, 6, 1])  # the 5 is sure: a slip
+
+    class Closer(Unsure):  # reads the cream 1 as typed from 0.75 on
+        def classify(self, frame, found):
+            return (Double.classify if self.scales[-1] >= 0.75 else Unsure.classify)(self, frame, found)
+
+    cal = learn_table(Closer(ROLL), table(0), roll_photo(1), [3, 5, 1])
+    assert cal.work_px == pytest.approx(cal.die_px * 0.75)  # a closer look that reads as typed comes first
