@@ -10,16 +10,20 @@ While the empty photo waits for its roll (at most `wait_s`), the tray watcher re
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from .refusals import BadCommand, NotNow
 from .settings import save_atomically
+from .tray import JPEG_QUALITY
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
 TYPED_EXAMPLE = "3 cream, 5 red, 1"
@@ -45,6 +49,28 @@ def typed_roll(text: str) -> tuple[list[int], list[str | None]]:
     return values, [" ".join(n) or None for n in names]
 
 
+@dataclass(frozen=True)
+class RollPhoto:
+    """The calibration roll as the camera took it, for the host to check which die took which name: a
+    JPEG with each die's box drawn, its address (`id`, new with each calibration, so no phone shows an
+    older one from its cache) and the words the page writes over each box ("cream 3")."""
+
+    id: str
+    jpeg: bytes
+    labels: tuple[tuple[tuple[int, int, int, int], str], ...]  # (box x1, y1, x2, y2 px, words)
+
+
+def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
+    """The roll photo of a calibration (`vision.calibration.TableCalibration`) learned from `frame`."""
+    from vision.drawing import annotate
+
+    labels = tuple((die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
+    ok, jpeg = cv2.imencode(".jpg", annotate(frame, [{"value": 0, "box": box, "confidence": 1.0}
+                                                     for box, _ in labels], labels=False),
+                            [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
+
+
 class TableCalibrator:
     """The two steps and what was learned.
 
@@ -60,6 +86,7 @@ class TableCalibrator:
         self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
         self.wait_s, self.clock = wait_s, clock
         self.table: Any = None  # the calibration the camera reads with (serve sets the saved one at start)
+        self.photo_of_roll: RollPhoto | None = None  # the roll this step learned `table` from
         self._empty: np.ndarray | None = None
         self._taken_at = 0.0
         self._lock = threading.Lock()
@@ -126,7 +153,7 @@ class TableCalibrator:
         table.save(self.folder, save_atomically)
         with self._lock:
             self._empty = None
-        self.table = table
+        self.table, self.photo_of_roll = table, roll_photo(frame, table)
         self.learned(table)
         return f"Calibrated: {table.describe()}"
 
@@ -136,13 +163,16 @@ class TableCalibrator:
         return "Calibration cancelled: the camera reads the game's rolls again"
 
     def state(self) -> dict[str, Any]:
-        """For the page: the step due ("empty" or "roll"), what the last calibration learned, and the colour
+        """For the page: the step due ("empty" or "roll"), what the last calibration learned, the colour
         names the camera gives dice: the calibration's (`calibrated`), or without one the learned reader's own
-        (the page warns when the game asks for a colour that is not among them)."""
+        (the page warns when the game asks for a colour that is not among them), and the roll this step
+        learned from (`photo`: its address and each die's box and words; None before a calibration here)."""
         from vision.learned import COLOURS
 
-        known = self.table
+        known, photo = self.table, self.photo_of_roll
         return {"step": "roll" if self.busy else "empty",
                 "learned": None if known is None else known.describe(),
                 "names": list(COLOURS) if known is None else list(known.colours),
-                "calibrated": known is not None}
+                "calibrated": known is not None,
+                "photo": None if photo is None else {
+                    "id": photo.id, "dice": [{"box": list(box), "text": text} for box, text in photo.labels]}}

@@ -82,6 +82,12 @@ class Place:
         """True when a box of `side` px centred at (cx, cy) lies on this place (centres within half a box)."""
         return math.hypot(cx - self.cx, cy - self.cy) <= max(side, self.side) / 2
 
+    def box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """Its box (x1, y1, x2, y2 px) in a frame of `shape`, kept inside the frame."""
+        half = self.side / 2
+        return (max(0, int(self.cx - half)), max(0, int(self.cy - half)),
+                min(shape[1] - 1, math.ceil(self.cx + half)), min(shape[0] - 1, math.ceil(self.cy + half)))
+
 
 @dataclass(frozen=True)
 class CalibratedDie:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, Response, abort, jsonify
 
 from companion.table import BadCommand, NotNow, TableSession
 
@@ -15,9 +15,9 @@ from .phone import token
 
 
 def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, body) -> None:
-    """`calibrator`: take_empty(), take_roll(values, names), cancel() and state(), or None (no camera).
-    The roll's body: {"values": "3 cream, 5 red, 1"} as typed, or {"values": [3, 5, 1], "names": ["cream",
-    "red", null]}."""
+    """`calibrator`: take_empty(), take_roll(values, names), cancel(), state() and photo_of_roll (the roll
+    it learned from, or None), or None (no camera). The roll's body: {"values": "3 cream, 5 red, 1"} as
+    typed, or {"values": [3, 5, 1], "names": ["cream", "red", null]}."""
 
     @app.post("/api/tables/<table_id>/calibration/<step>")
     def api_calibrate(table_id: str, step: str):
@@ -33,3 +33,13 @@ def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, b
         else:
             text = calibrator.cancel()
         return jsonify(text=text, **calibrator.state())
+
+    @app.get("/api/tables/<table_id>/calibration/photo/<photo_id>.jpg")
+    def api_calibration_photo(table_id: str, photo_id: str):
+        """The roll the camera was calibrated from, each die boxed, for the host to check its names by; its
+        address is new with each calibration."""
+        session.may_calibrate(table_id, token() or "")
+        photo = None if calibrator is None else calibrator.photo_of_roll
+        if photo is None or photo.id != photo_id:
+            abort(404, "that calibration photo is gone: the camera was calibrated again, or restarted")
+        return Response(photo.jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -64,6 +64,32 @@ def test_the_host_calibrates_with_the_empty_table_then_a_typed_roll(rig):
     assert [t.colours for t in learned] == [["red", "red", "cream"]]  # serve is told, and reads with it
 
 
+def test_the_host_sees_the_roll_it_learned_from_with_each_dies_box_and_name(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    assert step(client, made, host, "cancel").get_json()["photo"] is None  # nothing learned here yet
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    photo = step(client, made, host, "roll", values="3 scarlet, 5, 1 ivory").get_json()["photo"]
+    assert [d["text"] for d in photo["dice"]] == ["scarlet 3", "red 5", "ivory 1"]  # left to right
+    for d, (x, y) in zip(photo["dice"], sorted(ROLL), strict=True):  # each box round its die (30 px)
+        x1, y1, x2, y2 = d["box"]
+        assert x1 < x < x2 and y1 < y < y2 and 28 <= x2 - x1 <= 32
+    address = f"/api/tables/{made['id']}/calibration/photo/{photo['id']}.jpg"
+    res = client.get(address, headers=host)
+    assert res.status_code == 200 and res.mimetype == "image/jpeg" and res.data[:2] == b"\xff\xd8"
+    assert res.headers["Cache-Control"] == "no-store"
+    alice = take_seat(client, made, 0)
+    for who in (alice, {}):  # the host's step alone
+        assert client.get(address, headers=who).status_code == 403
+    assert client.get(address.replace(photo["id"], "other"), headers=host).status_code == 404
+    camera.now = table(0)
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    again = step(client, made, host, "roll", values=[3, 5, 1]).get_json()["photo"]
+    assert again["id"] != photo["id"]  # a new address, and the old one is gone
+    assert client.get(address, headers=host).status_code == 404
+
+
 def test_only_the_host_calibrates_the_camera(rig):
     client, made, host, camera, clock, calibrator, learned, folder = rig
     alice = take_seat(client, made, 0)

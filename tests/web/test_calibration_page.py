@@ -75,6 +75,17 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
         host.get_by_role("button", name="Read this roll").click()
         host.wait_for_selector("#calib-learned:has-text('red 3, red 5, ivory 1')")
         assert "a die is 30 px across" in host.locator("#calib-learned").inner_text()
+        # the roll it learned from, each die boxed and named, for the host to check which die took which name
+        host.wait_for_function("document.querySelector('#calib-photo img').naturalWidth === 640")
+        labels = host.locator("#calib-photo .label")
+        assert labels.all_inner_texts() == ["red 3", "red 5", "ivory 1"]
+        # each over its die's box where the picture shows it (whole in its frame, banded at its sides or ends)
+        photo = host.locator("#calib-photo img").bounding_box()
+        k = min(photo["width"] / 640, photo["height"] / 480)
+        for label, (box, _) in zip(labels.all(), rig.calibrator.photo_of_roll.labels, strict=True):
+            at = label.bounding_box()
+            assert at["x"] == pytest.approx(photo["x"] + (photo["width"] - 640 * k) / 2 + box[0] * k, abs=2)
+            assert at["y"] + at["height"] <= photo["y"] + (photo["height"] - 480 * k) / 2 + box[1] * k + 2
         assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
         assert load_table(tmp_path / "table").colours == ["red", "red", "ivory"]
         assert rig.errors == []

@@ -12,7 +12,7 @@ const Companion = (function () {
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
-  const calibration = { step: "empty", learned: null, names: null, calibrated: false, open: false, values: "" };
+  const calibration = { step: "empty", learned: null, names: null, calibrated: false, photo: null, open: false, values: "" };
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -70,7 +70,7 @@ const Companion = (function () {
     $("health-buttons").textContent = status.buttons === "gpio" ? "Buttons: wired" : "Buttons: on screen";
     const calib = status.calibration;
     if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned ||
-        String(calib.names) !== String(calibration.names))) {
+        String(calib.names) !== String(calibration.names) || photoId(calib) !== photoId(calibration))) {
       Object.assign(calibration, calib);
       renderHost();
     }
@@ -165,13 +165,22 @@ const Companion = (function () {
     });
   }
 
+  // Labels over a photo once it has its size (now, if it has it already).
+  function labelPhoto(img, labels) {
+    img.onload = () => placeLabels(img, labels);
+    if (img.complete) placeLabels(img, labels);
+  }
+
+  // The photo is shown whole in its box (object-fit: contain), so a tall one has bands at its sides and a
+  // wide one above and below: each label goes where its die's box lies in the picture, above the box.
   function placeLabels(img, labels) {
     const layer = img.parentElement.querySelector(".labels");
     if (!img.naturalWidth || !layer) return;
-    const k = img.clientWidth / img.naturalWidth;
-    const dy = (img.clientHeight - img.naturalHeight * k) / 2;
+    const k = Math.min(img.clientWidth / img.naturalWidth, img.clientHeight / img.naturalHeight);
+    const dx = img.offsetLeft + (img.clientWidth - img.naturalWidth * k) / 2;
+    const dy = img.offsetTop + (img.clientHeight - img.naturalHeight * k) / 2;
     layer.innerHTML = labels.map((l) => '<span class="label' + (l.unsure ? " unsure" : "") + '" style="left:' +
-      Math.round(l.box[0] * k) + "px;top:" + Math.max(0, Math.round(l.box[1] * k + dy) - 22) + 'px">' + esc(l.text) + "</span>").join("");
+      Math.round(l.box[0] * k + dx) + "px;top:" + Math.max(0, Math.round(l.box[1] * k + dy) - 22) + 'px">' + esc(l.text) + "</span>").join("");
   }
 
   function renderTodo() {
@@ -350,6 +359,11 @@ const Companion = (function () {
         "</p>";
     }
     if (calibration.learned) html += '<p id="calib-learned">' + esc(calibration.learned) + "</p>";
+    if (calibration.photo && calibration.step === "empty") {  // the roll it learned from: which die took which name
+      html += '<div class="photo" id="calib-photo"><img alt="The calibration roll, each die boxed with its name" src="/api/tables/' +
+        tableId + "/calibration/photo/" + encodeURIComponent(calibration.photo.id) + '.jpg"><div class="labels"></div></div>' +
+        "<p>Check each die's name on the photo; if one is wrong, calibrate again.</p>";
+    }
     if (calibration.step === "roll") {
       const named = colours.length ? "; this game tells dice apart by colour, so name each set as it does: " + colours.join(", ")
         : ", each with its colour if you like";
@@ -365,14 +379,19 @@ const Companion = (function () {
     return html + "</details>";
   }
 
+  function photoId(state) { return state.photo ? state.photo.id : null; }
+
   function bindCalibration() {
     const card = $("calibrate");
     if (!card) return;
     card.ontoggle = () => { calibration.open = card.open; };
+    const img = card.querySelector("#calib-photo img");
+    if (img) labelPhoto(img, calibration.photo.dice.map((d) => ({ box: d.box, text: d.text, unsure: false })));
     const after = (data) => {
       if (!data) return;
       toast(data.text);
-      Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names, calibrated: data.calibrated });
+      Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names, calibrated: data.calibrated,
+        photo: data.photo });
       if (data.step === "empty") calibration.values = "";
       renderHost();
     };
@@ -460,11 +479,7 @@ const Companion = (function () {
     }
     el.innerHTML = html;
     const img = el.querySelector(".photo img");
-    if (img) {
-      const labels = photoLabels(r);
-      img.onload = () => placeLabels(img, labels);
-      if (img.complete) placeLabels(img, labels);
-    }
+    if (img) labelPhoto(img, photoLabels(r));
     if (seated) {
       $("confirm").onclick = () => api("/confirm", { reading: r.photo_id });
       $("retry").onclick = () => command("/retry");
