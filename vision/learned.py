@@ -27,9 +27,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   Each runs in int8 (`vision.onnxexport.quantise`: as accurate, about 30 % less time a crop). Its
   probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks.
 - A reading's confidence is its probability placed on the table's scale (`confidence`): the sure bar
-  (meta "sure", the least probability at which readings of the held-out renders were right at least
-  99.5 % of the time, however high the bar was raised) becomes `SURE`, the table's default certainty
-  threshold, so that by default the table proposes as certain only readings as sure as those.
+  (meta "sure", the least probability at which readings of the held-out renders were surely right at
+  least 99.5 % of the time, however high the bar was raised: `vision.readerfit.sure_bar`) becomes `SURE`,
+  the table's default certainty threshold, so that by default the table proposes as certain only readings
+  as sure as those.
 - No threshold is set by hand: the detector's peak threshold (`detect_min`), the weight of "no die"
   (`no_die`: added to that class's logit, since how often the detector's peaks are no die differs from how
   often the classifier's training crops were), the classifier's temperature and the sure bar are measured

@@ -293,22 +293,36 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=pri
     for name, (bar_there, bars) in measured.items():
         log(f"  {name}: readings at least as probable as: " + "; ".join(
             f"{bar:.4f} {right}/{count} right" for bar, right, count in bars) + f"; its bar {bar_there:.4f}")
-    log(f"sure bar {sure:.4f}: readings at least as probable were right at least {100 * SURE_RIGHT:.1f} % "
-        f"of the time in each kind of held-out render ({', '.join(measured)}), at every bar from it up")
+    log(f"sure bar {sure:.4f}: readings at least as probable were surely right at least "
+        f"{100 * SURE_RIGHT:.1f} % of the time (`surely_right`) in each kind of held-out render "
+        f"({', '.join(measured)}), at every bar from it up")
     return dict(zip(MEASURED, (t, detect_min, no_die, list(kind), sure), strict=True))
 
 
 SURE_RIGHT = 0.995  # the share of readings at or above the sure bar that must be right (issue 29's target)
+SURE_Z = 1.645  # ... not only among the readings measured: at one-sided confidence 95 % (`surely_right`)
 SURE_GRID = tuple(round(1 - 0.5 * 0.75 ** k, 4) for k in range(24))  # bars tried: 0.5 .. 0.9993, each
 # leaving three quarters of the doubt of the one before
 
 
+def surely_right(right: int, count: int) -> bool:
+    """Whether `right` of `count` readings show that such readings are right at least `SURE_RIGHT` of the
+    time: the Wilson score interval's lower end at `SURE_Z` reaches it (so 3 wrong of 1000, 99.7 % in the
+    sample, do not: another thousand may well hold 6). No readings hold nothing wrong."""
+    if count == 0:
+        return True
+    share, z2 = right / count, SURE_Z**2
+    centre = share + z2 / (2 * count)
+    spread = SURE_Z * math.sqrt(share * (1 - share) / count + z2 / (4 * count**2))
+    return (centre - spread) / (1 + z2 / count) >= SURE_RIGHT
+
+
 def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, int, int]]]:
     """The least bar of `SURE_GRID` at which the reader's readings of the scenes that are at least as
-    probable are right at least `SURE_RIGHT` of the time, and so are those at every higher bar (one lucky
-    bar is not enough); 1.0 where no bar holds. A false die (a reading where the scene has none) is a
-    wrong reading. Also, per bar: (bar, right, readings at or above it). The reader's `sure` must be None:
-    its confidences are then the probabilities themselves."""
+    probable are surely right at least `SURE_RIGHT` of the time (`surely_right`), and so are those at every
+    higher bar (one lucky bar is not enough); 1.0 where no bar holds. A false die (a reading where the
+    scene has none) is a wrong reading. Also, per bar: (bar, right, readings at or above it). The reader's
+    `sure` must be None: its confidences are then the probabilities themselves."""
     probability, right = [], []
     for image, labels in scenes:
         paired, extra = bench.match(labels, reader.read(image))
@@ -322,7 +336,7 @@ def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[f
     bars = [(bar, int(ok[p >= bar].sum()), int((p >= bar).sum())) for bar in SURE_GRID]
     sure = 1.0
     for bar, good, count in reversed(bars):
-        if good < SURE_RIGHT * count:
+        if not surely_right(good, count):
             break
         sure = bar
     return sure, bars

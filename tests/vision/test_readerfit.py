@@ -171,7 +171,7 @@ def test_the_same_models_calibrate_alike_whatever_their_meta_said_before():
     assert got[0]["sure"] in readerfit.SURE_GRID or got[0]["sure"] == 1.0
 
 
-def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_enough():
+def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_surely_right_often_enough():
     from vision import readerfit
     from vision.bench import Label
     from vision.die import Die
@@ -180,16 +180,33 @@ def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_right_often_en
         def read(self, image):
             return [Die(3, "d6", "white", (0, 0, 10, 10), float(image))]
 
-    # 300 right readings at 0.99, 3 wrong at 0.97 among 200 right at 0.97, a wrong one at 0.6, and a false
-    # die (no die in its scene) at 0.9: right at least 99.5 % of the time from bar 0.9718 up, not at 0.9625
-    scenes = ([(0.99, [Label(3, (0, 0, 10, 10))])] * 300 + [(0.97, [Label(3, (0, 0, 10, 10))])] * 200
-              + [(0.97, [Label(4, (0, 0, 10, 10))])] * 3 + [(0.6, [Label(5, (0, 0, 10, 10))]), (0.9, [])])
+    right, wrong = [Label(3, (0, 0, 10, 10))], [Label(4, (0, 0, 10, 10))]
+    # 3000 right readings at 0.99, 24 wrong at 0.97 among 1979 right, a wrong one at 0.6, and a false die
+    # (no die in its scene) at 0.9: from bar 0.9718 up every reading is right; at 0.9625, 4979 of 5003
+    # (99.52 %) are, which does not show 99.5 % surely: another 5003 could well hold 30 wrong
+    scenes = ([(0.99, right)] * 3000 + [(0.97, right)] * 1979 + [(0.97, wrong)] * 24
+              + [(0.6, wrong), (0.9, [])])
     sure, bars = readerfit.sure_bar(Reader(), scenes)
     assert sure == 0.9718
     counts = {bar: (right, count) for bar, right, count in bars}
-    assert counts[0.9625] == (500, 503) and counts[0.8813] == (500, 504) and counts[0.5] == (500, 505)
-    wrong_on_top = [(0.9995, [Label(4, (0, 0, 10, 10))])] + scenes
+    assert counts[0.9625] == (4979, 5003) and counts[0.8813] == (4979, 5004) and counts[0.5] == (4979, 5005)
+    # 8 wrong at 0.97 among 4995 right (99.84 %) show it surely, down to where 30 wrong at 0.9 come in
+    eight_wrong = ([(0.99, right)] * 3000 + [(0.97, right)] * 1995 + [(0.97, wrong)] * 8
+                   + [(0.9, wrong)] * 30)
+    assert readerfit.sure_bar(Reader(), eight_wrong)[0] == 0.9110
+    wrong_on_top = [(0.9995, wrong)] + scenes
     assert readerfit.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
+    too_few = [(0.99, right)] * 300  # none wrong, but 300 readings do not show 99.5 %: none is certain
+    assert readerfit.sure_bar(Reader(), too_few)[0] > 0.99
+
+
+def test_a_share_right_is_sure_when_its_wilson_lower_bound_reaches_the_target():
+    from vision.readerfit import surely_right
+
+    assert surely_right(0, 0)  # nothing read, nothing wrong
+    assert surely_right(2000, 2000) and not surely_right(500, 500)  # 0 wrong: enough readings to show it
+    assert surely_right(9990, 10000) and not surely_right(997, 1000)  # 99.9 % of 10000; 99.7 % of 1000
+    assert not surely_right(5231, 5254)  # 99.56 %: the committed bar's oblique renders before (s35)
 
 
 def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
@@ -202,10 +219,10 @@ def test_the_sure_bar_holds_on_each_kind_of_render_not_only_on_the_mix():
             return [Die(3, "d6", "white", (0, 0, 10, 10), float(image))]
 
     right, wrong = [Label(3, (0, 0, 10, 10))], [Label(4, (0, 0, 10, 10))]
-    easy = [(0.97, right)] * 800 + [(0.6, wrong)] * 50  # every reading from 0.625 up is right
-    hard = [(0.97, right)] * 190 + [(0.97, wrong)] * 2 + [(0.99, right)] * 100  # 2 wrong of 292 at 0.97
+    easy = [(0.97, right)] * 8000 + [(0.6, wrong)] * 50  # every reading from 0.625 up is right
+    hard = [(0.97, right)] * 1900 + [(0.97, wrong)] * 20 + [(0.99, right)] * 1000  # 20 wrong of 2920 at 0.97
     pooled, _ = readerfit.sure_bar(Reader(), easy + hard)
-    assert pooled == 0.625  # on the mix the hard kind's two wrong readings are 2 of 1092
+    assert pooled == 0.625  # on the mix the hard kind's wrong readings are 20 of 10920
     sure, measured = readerfit.strictest_bar(Reader(), {"from above": easy, "oblique": hard, "none": []})
     assert measured["from above"][0] == 0.625 and measured["oblique"][0] == 0.9718
     assert sure == 0.9718 and "none" not in measured
