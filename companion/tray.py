@@ -36,7 +36,8 @@ class TrayParts:
 
     frame: Callable[[], np.ndarray | None]  # the camera's next frame (BGR), None if it has vanished
     settled: Callable[[np.ndarray, float], bool]  # (frame, ms) -> the tray holds dice at rest
-    read: Callable[[np.ndarray], list[dict[str, Any]]]  # dice as dicts (value, kind, colour, box, confidence)
+    # dice as dicts (value, kind, colour, box, confidence), from a frame and the kinds the roll asks for
+    read: Callable[[np.ndarray, frozenset[str]], list[dict[str, Any]]]
     annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
     thrower: Thrower | None = None  # the synthetic camera, which throws dice when a roll is asked for
     paused: Callable[[], bool] = lambda: False  # True while the host calibrates: the tray is not a game's
@@ -96,7 +97,7 @@ class TrayWatcher:
         self._armed = False
         started = time.perf_counter()
         try:
-            dice = self.parts.read(frame)
+            dice = self.parts.read(frame, frozenset(d.kind for d in request.dice))
         except Exception as err:  # a reader bug must not stop the table: ask a person instead
             log.exception("the dice reader failed")
             self.error = f"the dice reader failed: {err}"

@@ -6,8 +6,10 @@ one lamp and camera per table, `random_scene`'s `lamp`), it draws the game's dic
 colour names, one die each (on a third of the tables one of them is Dice Devils' small grey die). It
 learns the table's calibration from the empty table and one roll of them with each die's value and colour
 name typed (`vision.calibration`), then throws the same dice `rolls` more times and counts, among the dice
-found, those named in the colour they were drawn in: by the reader alone, and with the calibration. Seeds
-are fixed: the same models print the same figures.
+found, those named in the colour they were drawn in and those of the right kind: by the reader alone, by
+the reader told the kinds the game's roll asks for (whether the small grey die may be there, as serve
+tells it), and with the calibration as well (as serve reads). Seeds are fixed: the same models print the
+same figures.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ FIRST_SEED = diceset.HELD_OUT_SEED + 200_000  # past `companion bench vision com
 DIE_PX = (25.0, 90.0)  # a d6's face side on these tables, px: dice a camera over a table reads
 GREY_TABLES = 1 / 3  # share of tables whose dice are Dice Devils' (with the small grey die)
 D6_FACES = (1, 2, 3, 4, 5, 6)
+#: how each throw is read: by the reader alone, told the kinds the game's roll asks for, and calibrated too
+READERS = ("reader alone", "the game's kinds", "calibrated")
 
 
 def game_dice(rng: np.random.Generator, sets: int) -> list[SceneDie]:
@@ -79,9 +83,10 @@ class Table:
 
 def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
     """Calibrate each table from its empty photo and one roll with values and names typed as a player reads
-    them off the table (left to right), then read `rolls` throws by the reader alone and calibrated."""
+    them off the table (left to right), then read `rolls` throws by the reader alone, told the game's kinds,
+    and calibrated as well."""
     refused: Counter[str] = Counter()
-    figures = {"reader alone": [0, 0, 0], "calibrated": [0, 0, 0]}  # dice found, named as drawn, kind right
+    figures = {name: [0, 0, 0] for name in READERS}  # dice found, named as drawn, kind right
     confused: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in figures}  # (drawn, named)
     for k in range(tables):
         rng = np.random.default_rng(FIRST_SEED + k)
@@ -95,10 +100,12 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
         except CalibrationError as err:
             refused[refusal(err)] += 1
             continue
+        kinds = {die.kind for die in at.dice}  # as the game's roll asks for them
+        ways = list(zip(READERS, (None, None, calibration), (None, kinds, kinds), strict=True))
         for _ in range(rolls):
             image, truth = at.photo(rng)
-            for name, known in (("reader alone", None), ("calibrated", calibration)):
-                pairs = found_pairs(reader.read(image, table=known), truth)
+            for name, known, told in ways:
+                pairs = found_pairs(reader.read(image, table=known, kinds=told), truth)
                 figures[name][0] += len(pairs)
                 figures[name][1] += sum(t.colour == die.colour for t, die in pairs)
                 figures[name][2] += sum(t.kind == die.kind for t, die in pairs)
@@ -111,7 +118,7 @@ def run(args) -> int:
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of its 2-4 sets "
           f"with values and colour names typed")
     print_refused(result["refused"])
-    for name in ("reader alone", "calibrated"):
+    for name in READERS:
         found, right, kinds = result[name]
         share, kind_share = (100 * right / found, 100 * kinds / found) if found else (0.0, 0.0)
         print(f"{name + ':':<21} named as drawn {right}/{found} dice found ({share:.2f} %), "

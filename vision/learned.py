@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -454,14 +455,15 @@ class LearnedReader:
                 ) -> tuple[str, float]:
         """(kind, its probability) of a die read as `value` (from VALUES, a pip value) with these colour
         probabilities, among the d6 sizes of its frame: the small grey die ("grey") or a d6 ("d6"), by the
-        kind model; never the grey die where `grey_die` is False (a calibration roll that held none)."""
+        kind model; never the grey die where `grey_die` is False (a calibration roll that held none, or a
+        roll that asks for none)."""
         if not (grey_die and may_be_grey(value)):
             return "d6", 1.0
         grey = grey_probability(self.kind_model, kind_features(found, colour_p, d6))
         return ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
 
-    def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
-             ) -> list[Die]:
+    def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None,
+             kinds: Collection[str] | None = None) -> list[Die]:
         """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
 
         table: the table's calibration (`vision.calibration`): its die size sets the working scale
@@ -469,7 +471,11 @@ class LearnedReader:
         dropped while the frame there still looks empty, and each die's colour is named after the
         calibration roll's die it looks most like (`TableCalibration.name_of`: a cream die read as a little
         orange stays "cream", and takes the name the player typed for it). Whether a die is the small grey
-        die is weighed among the colours the roll showed, and only where the roll held one."""
+        die is weighed among the colours the roll showed.
+        kinds: the kinds of dice that may lie there ("d6", "grey", "treehouse": those the game's roll asks
+        for), None for any: where the small grey die is not among them, no die is read as it (a white d6 in
+        a dim room would otherwise read as a grey die, less surely a d6). Without them, the table's
+        calibration says whether it may be there: only where its roll held one, as the reader judged it."""
         faces = self.faces(frame, die_px, table)
         names: list[str | None] = [None] * len(faces)
         if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
@@ -484,7 +490,8 @@ class LearnedReader:
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
                 continue
-            kind, p_kind = self.kind_of(f, value, pc, d6, table is None or table.may_hold_grey)
+            grey_die = "grey" in kinds if kinds is not None else table is None or table.may_hold_grey
+            kind, p_kind = self.kind_of(f, value, pc, d6, grey_die)
             colour = "grey" if kind == "grey" else named or COLOURS[int(pc.argmax())]
             dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
         return dice

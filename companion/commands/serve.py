@@ -117,8 +117,9 @@ class Companion:
             seen["number"] = shot.number
             return shot.image
 
-        def read(image):
-            return [die.to_json() for die in self.reader.read(image)]
+        def read(image, kinds=None):
+            """The dice in the frame as dicts; `kinds`: those the pending roll asks for (None: any)."""
+            return [die.to_json() for die in self.reader.read(image, kinds)]
 
         # a still tray holds dice when the reader that will read them sees some (asked before the empty tray
         # is known): `read` reads with the calibrated reader once the host calibrates

@@ -570,6 +570,15 @@ def test_a_table_whose_roll_held_no_small_grey_die_never_reads_one():
                                                                                                 (5, "d6")]
     assert sorted((d.value, d.kind) for d in sizing.read(frame, table=tables["grey d6"])) == [(2, "d6"),
                                                                                                (5, "d6")]
+    # without a calibration, a roll that asks for d6s alone (any game but Dice Devils) holds no grey die
+    anything, with_grey, d6s = (sorted((d.value, d.kind, d.confidence) for d in sizing.read(frame, kinds=k))
+                                for k in (None, {"d6", "grey"}, {"d6"}))
+    assert anything == with_grey and [kind for _, kind, _ in anything] == ["grey", "d6"]
+    assert [(value, kind) for value, kind, _ in d6s] == [(2, "d6"), (5, "d6")]
+    assert d6s[0][2] > anything[0][2]  # no doubt of its kind left: surer
+    # the game's roll knows better than the calibration's judgement of its roll: Dice Devils has the grey die
+    devils_roll = sizing.read(frame, table=tables["grey d6"], kinds={"d6", "grey"})
+    assert sorted((d.value, d.kind) for d in devils_roll) == [(2, "grey"), (5, "d6")]
 
 
 def test_kinds_are_saved_and_a_calibration_saved_before_them_may_hold_the_grey_die(tmp_path):
