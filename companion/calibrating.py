@@ -65,9 +65,9 @@ def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     from vision.drawing import annotate
 
     labels = tuple((die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
-    ok, jpeg = cv2.imencode(".jpg", annotate(frame, [{"value": 0, "box": box, "confidence": 1.0}
-                                                     for box, _ in labels], labels=False),
-                            [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    boxed = annotate(frame, [{"value": die.value, "box": box, "confidence": 1.0}
+                             for die, (box, _) in zip(table.dice, labels, strict=True)], labels=False)
+    ok, jpeg = cv2.imencode(".jpg", boxed, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
 
 

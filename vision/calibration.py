@@ -427,9 +427,7 @@ def as_typed(face_p: np.ndarray, colour_p: np.ndarray, dice: Sequence[int],
     up to ORDERED of them). None when a die read at the bar or above shows no value left typed, or more
     than ORDERED dice are read below it. At a bar of 0 every die must read as typed."""
     def likelihood(i: int, entry: tuple[int, str | None]) -> float:
-        face = math.log(max(float(face_p[i][VALUES.index(str(entry[0]))]), 1e-12))
-        return face + (math.log(max(float(colour_p[i][COLOURS.index(entry[1])]), 1e-12))
-                       if entry[1] in COLOURS else 0.0)
+        return _log_p(face_p[i][VALUES.index(str(entry[0]))]) + _named_log_p(colour_p[i], entry[1])
 
     left = list(typed)
     shown: dict[int, int] = {}
@@ -448,6 +446,17 @@ def as_typed(face_p: np.ndarray, colour_p: np.ndarray, dice: Sequence[int],
     order = max(itertools.permutations(left), default=(),
                 key=lambda order: sum(likelihood(i, e) for i, e in zip(unsure, order, strict=True)))
     return {**shown, **{i: value for i, (value, _) in zip(unsure, order, strict=True)}}
+
+
+def _log_p(p: float) -> float:
+    """A probability's log, floored so that no order of dice is ruled out by one zero."""
+    return math.log(max(float(p), 1e-9))
+
+
+def _named_log_p(colour_p: Sequence[float], name: str | None) -> float:
+    """The log of the reader's probability that a die with these colour probabilities is the colour typed;
+    0.0 for a name it does not know (or none), which weighs nothing."""
+    return _log_p(colour_p[COLOURS.index(name)]) if name in COLOURS else 0.0
 
 
 def colour_name(typed: str | None) -> str | None:
@@ -486,8 +495,8 @@ def _likeliest(dice: list[CalibratedDie], names: list[str | None]) -> tuple[str 
     likeliest (names it does not know weigh nothing); of orders alike, the typed one. Every order is tried
     for up to ORDERED dice showing one value; more keep the typed order."""
     def likelihood(order: tuple[str | None, ...]) -> float:
-        return sum(math.log(max(d.signature[COLOURS.index(n)], 1e-9))
-                   for d, n in zip(dice, order, strict=True) if n in COLOURS and d.signature is not None)
+        return sum(_named_log_p(d.signature, n) for d, n in zip(dice, order, strict=True)
+                   if d.signature is not None)
 
     best, most = tuple(names), likelihood(tuple(names))
     if len(names) > ORDERED:
