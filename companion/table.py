@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import checkpoint, games, seating
 from .games import CHANCE, Action, BadAction, Game, GameError, IllegalAction, RollRequest, State
@@ -151,6 +151,19 @@ def _new_code(taken: set[str]) -> str:
         code = "".join(secrets.choice(alphabet) for _ in range(4))
         if code not in taken:
             return code
+
+
+class PendingRoll(NamedTuple):
+    """A roll awaiting the camera. `roll` names the game state that asked for it: it changes with every
+    move, undo or correction, not when a phone takes a seat; `colours`: the colour names the game's sets
+    of dice go by (`Game.dice_colours`: every set in play, not only the roll's), which the camera names
+    dice among."""
+
+    table_id: str
+    roll: int
+    read_requests: int
+    request: RollRequest
+    colours: tuple[str, ...]
 
 
 class TableSession(HostCommands):
@@ -459,15 +472,15 @@ class TableSession(HostCommands):
             self._tell(table, texts)
             return texts
 
-    def pending_roll(self) -> tuple[str, int, int, RollRequest] | None:
-        """The current table's roll awaiting the camera, as (table id, roll, read requests, request), all
-        taken at one moment; None when no roll is awaited. `roll` names the game state that asked for
-        the roll: it changes with every move, undo or correction, not when a phone takes a seat."""
+    def pending_roll(self) -> PendingRoll | None:
+        """The current table's roll awaiting the camera (`PendingRoll`), taken at one moment; None when no
+        roll is awaited."""
         with self._lock:
             table = self.tables.get(self.current) if self.current else None
             request = table.game.roll_request(table.state) if table else None
-            return None if table is None or request is None else (
-                table.id, _roll_key(table), table.read_requests, request)
+            return None if table is None or request is None else PendingRoll(
+                table.id, _roll_key(table), table.read_requests, request,
+                tuple(table.game.dice_colours(table.state)))
 
     def propose_reading(self, table_id: str, dice: list[dict], photo_jpeg: bytes | None = None,
                         roll: int | None = None) -> Proposal | None:

@@ -7,9 +7,9 @@ colour names, one die each (on a third of the tables one of them is Dice Devils'
 learns the table's calibration from the empty table and one roll of them with each die's value and colour
 name typed (`vision.calibration`), then throws the same dice `rolls` more times and counts, among the dice
 found, those named in the colour they were drawn in and those of the right kind: by the reader alone, by
-the reader told the kinds the game's roll asks for (whether the small grey die may be there, as serve
-tells it), and with the calibration as well (as serve reads). Seeds are fixed: the same models print the
-same figures.
+the reader told the game's dice as serve tells it (the kinds its roll asks for: whether the small grey die
+may be there; and the colour names its sets of d6s go by), and with the calibration as well (as serve
+reads). Seeds are fixed: the same models print the same figures.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ FIRST_SEED = diceset.HELD_OUT_SEED + 200_000  # past `companion bench vision com
 DIE_PX = (25.0, 90.0)  # a d6's face side on these tables, px: dice a camera over a table reads
 GREY_TABLES = 1 / 3  # share of tables whose dice are Dice Devils' (with the small grey die)
 D6_FACES = (1, 2, 3, 4, 5, 6)
-#: how each throw is read: by the reader alone, told the kinds the game's roll asks for, and calibrated too
-READERS = ("reader alone", "the game's kinds", "calibrated")
+#: how each throw is read: by the reader alone, told the game's dice (kinds and colours), and calibrated too
+READERS = ("reader alone", "the game's dice", "calibrated")
 
 
 def game_dice(rng: np.random.Generator, sets: int) -> list[SceneDie]:
@@ -83,7 +83,7 @@ class Table:
 
 def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
     """Calibrate each table from its empty photo and one roll with values and names typed as a player reads
-    them off the table (left to right), then read `rolls` throws by the reader alone, told the game's kinds,
+    them off the table (left to right), then read `rolls` throws by the reader alone, told the game's dice,
     and calibrated as well."""
     refused: Counter[str] = Counter()
     figures = {name: [0, 0, 0] for name in READERS}  # dice found, named as drawn, kind right
@@ -101,11 +101,13 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
             refused[refusal(err)] += 1
             continue
         kinds = {die.kind for die in at.dice}  # as the game's roll asks for them
-        ways = list(zip(READERS, (None, None, calibration), (None, kinds, kinds), strict=True))
+        colours = tuple(die.colour for die in at.dice if die.kind == "d6")  # as `Game.dice_colours` says
+        ways = [(READERS[0], None, None, ()), (READERS[1], None, kinds, colours),
+                (READERS[2], calibration, kinds, colours)]
         for _ in range(rolls):
             image, truth = at.photo(rng)
-            for name, known, told in ways:
-                pairs = found_pairs(reader.read(image, table=known, kinds=told), truth)
+            for name, known, told, named in ways:
+                pairs = found_pairs(reader.read(image, table=known, kinds=told, colours=named), truth)
                 figures[name][0] += len(pairs)
                 figures[name][1] += sum(t.colour == die.colour for t, die in pairs)
                 figures[name][2] += sum(t.kind == die.kind for t, die in pairs)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -280,6 +280,17 @@ def confidence(p: float, sure: float | None) -> float:
     return SURE + (1.0 - SURE) * (p - sure) / max(1.0 - sure, 1e-9)
 
 
+def game_colour(colour_p: np.ndarray, colours: Sequence[str]) -> str | None:
+    """The likeliest of the game's colour names (`colours`: those its sets of dice go by) for a die with these
+    colour probabilities (one per COLOURS): a game's dice are of its sets' colours, so a cream die the reader
+    finds a little likelier white is "cream" where the game has a cream set and no white one. None where
+    the game names no colours, or one the reader cannot name (its dice would be forced into another's)."""
+    known = [COLOURS.index(c) for c in dict.fromkeys(colours) if c in COLOURS]
+    if not known or len(known) < len(set(colours)):
+        return None
+    return COLOURS[max(known, key=lambda c: colour_p[c])]
+
+
 def member_path(classifier: Path, member: int) -> Path:
     """The ONNX file of the classifier ensemble's `member` (0: `classifier` itself; then dice_faces_2.onnx
     beside it, and so on)."""
@@ -463,7 +474,7 @@ class LearnedReader:
         return ("grey", grey) if grey >= 0.5 else ("d6", 1.0 - grey)
 
     def read(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None,
-             kinds: Collection[str] | None = None) -> list[Die]:
+             kinds: Collection[str] | None = None, colours: Sequence[str] = ()) -> list[Die]:
         """Every die in the BGR frame: value, kind, colour, top-face box and calibrated confidence.
 
         table: the table's calibration (`vision.calibration`): its die size sets the working scale
@@ -475,9 +486,11 @@ class LearnedReader:
         kinds: the kinds of dice that may lie there ("d6", "grey", "treehouse": those the game's roll asks
         for), None for any: where the small grey die is not among them, no die is read as it (a white d6 in
         a dim room would otherwise read as a grey die, less surely a d6). Without them, the table's
-        calibration says whether it may be there: only where its roll held one, as the reader judged it."""
+        calibration says whether it may be there: only where its roll held one, as the reader judged it.
+        colours: the colour names the game's sets of dice go by (`game_colour`): without a calibration, a d6
+        is named the likeliest of them, where the reader knows them all."""
         faces = self.faces(frame, die_px, table)
-        names: list[str | None] = [None] * len(faces)
+        names: list[str | None] = [game_colour(pc, colours) for _, _, pc, _ in faces]
         if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
             names = [table.name_of(pc) for _, _, pc, _ in faces]
             faces = [(f, value, table.roll_colours(pc), p) for f, value, pc, p in faces]

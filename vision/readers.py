@@ -4,7 +4,7 @@
     reader = open_reader("learned", data_dir)  # the rules when the learned models are not in vision/data/
     print(reader.name)                          # "learned, calibrated", "learned", "rules", ...
     dice = reader.read(frame)                   # list of vision.die.Die
-    dice = reader.read(frame, {"d6"})           # where only d6s may lie (the roll asks for no other kind)
+    dice = reader.read(frame, {"d6"}, ("red", "yellow"))  # d6s alone may lie there, red or yellow
 
 "learned" is `vision.learned.LearnedReader` with the calibration in DATA/table/ when there is one
 (`vision.calibration`); "rules" is the rule-tuned `vision.dice.read_dice`, with the Treehouse faces.
@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,11 +32,11 @@ READERS = ("learned", "rules")
 @dataclass(frozen=True)
 class DiceReader:
     """A chosen reader: its name for logs and status, how it reads a BGR frame (and the kinds of dice that
-    may lie there, None for any: `LearnedReader.read`'s `kinds`; the rules take no notice), and the
-    calibration."""
+    may lie there, None for any, and the colour names the game's sets go by: `LearnedReader.read`'s
+    `kinds` and `colours`; the rules take no notice), and the calibration."""
 
     name: str
-    read: Callable[[np.ndarray, Collection[str] | None], list[Die]]
+    read: Callable[[np.ndarray, Collection[str] | None, Sequence[str]], list[Die]]
     table: TableCalibration | None = None
 
 
@@ -62,14 +62,20 @@ def open_reader(choice: str = "learned", data: Path | None = None, treehouse=Non
             why = " (the learned reader's models are not in vision/data/)"
     from vision.dice import read_dice
 
-    return DiceReader("rules" + why, lambda frame, kinds=None: read_dice(frame, treehouse=treehouse))
+    def read_by_rules(frame: np.ndarray, kinds=None, colours=()) -> list[Die]:  # they take no notice of them
+        return read_dice(frame, treehouse=treehouse)
+
+    return DiceReader("rules" + why, read_by_rules)
 
 
 def _learned(learned, data: Path | None) -> DiceReader:
     from vision.calibration import load_table
 
     table = load_table(Path(data) / "table") if data is not None else None
-    if table is None:
-        return DiceReader("learned", lambda frame, kinds=None: learned.read(frame, kinds=kinds))
-    return DiceReader(f"learned, calibrated (a die {table.die_px:.0f} px)",
-                      lambda frame, kinds=None: learned.read(frame, table=table, kinds=kinds), table)
+
+    def read(frame: np.ndarray, kinds: Collection[str] | None = None, colours: Sequence[str] = ()
+             ) -> list[Die]:
+        return learned.read(frame, table=table, kinds=kinds, colours=colours)
+
+    return DiceReader("learned" if table is None else f"learned, calibrated (a die {table.die_px:.0f} px)",
+                      read, table)

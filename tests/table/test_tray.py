@@ -37,8 +37,8 @@ def rig():
     settle, thrower, reads = StillAfter(), Thrower(), []
     frame = np.zeros((48, 64, 3), np.uint8)
 
-    def read(image, kinds):
-        reads.append((image, kinds))
+    def read(image, kinds, colours):
+        reads.append((image, kinds, colours))
         return [{"value": 5, "kind": "d6", "colour": "white", "box": [1, 1, 9, 9], "confidence": 0.99}]
 
     parts = TrayParts(frame=lambda: frame, settled=settle.update, read=read, annotate=lambda f, d: f,
@@ -62,7 +62,7 @@ def test_a_settled_tray_is_read_once_and_proposed_with_its_photo(rig):
     settle.still = True
     assert watcher.step(50)
     assert not watcher.step(100)
-    assert len(reads) == 1 and reads[0][1] == {"d6"}  # read knowing the roll asks for d6s alone
+    assert len(reads) == 1 and reads[0][1:] == ({"d6"}, ())  # the roll asks for d6s alone, by no colour
     assert table.proposal.values == [5] and table.photo.startswith(b"\xff\xd8")
 
 
@@ -127,7 +127,7 @@ def test_a_vanished_camera_is_reported_not_fatal(rig):
 def test_a_reader_crash_asks_a_person(rig):
     session, table, token, settle, thrower, reads, watcher = rig
 
-    def broken(frame, kinds):
+    def broken(frame, kinds, colours):
         raise RuntimeError("boom")
 
     watcher.parts.read = broken
@@ -148,10 +148,10 @@ def test_a_reading_of_a_roll_typed_meanwhile_on_a_phone_is_not_offered_for_the_n
     settle.still = True
     original = watcher.parts.read
 
-    def slow_read(image, kinds):  # while the tray is read, Alice types her roll, Bob bets: a new roll awaits
+    def slow_read(image, *game):  # while the tray is read, Alice types her roll, Bob bets: a new roll awaits
         session.act(table.id, table.version, {"type": "roll", "values": [3]}, token)
         session.act(table.id, table.version, {"type": "bet", "dice": 1}, bob)
-        return original(image, kinds)
+        return original(image, *game)
 
     watcher.parts.read = slow_read
     watcher.step(50)
@@ -176,3 +176,11 @@ def test_nothing_is_read_while_the_host_calibrates_nor_the_calibration_roll_afte
     watcher.step(100)
     settle.still = True
     assert watcher.step(125) and len(reads) == 1
+
+
+def test_the_pending_roll_says_the_colours_the_games_sets_go_by():
+    session = TableSession(EventStore(":memory:"))
+    table = session.create("dog-eat-dog", ["Ann", "Ben", "Cy"])
+    pending = session.pending_roll()  # who goes first: a die each, in the seats' colours
+    assert pending.table_id == table.id and pending.colours == ("red", "yellow", "green")
+    assert [d.colour for d in pending.request.dice] == ["red", "yellow", "green"]

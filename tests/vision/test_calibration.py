@@ -482,6 +482,32 @@ def test_names_of_dice_showing_one_value_go_where_the_reader_finds_them_likelies
     assert named_calibration(("ivory", "white", None)).colours == ["white", "ivory", "red"]
 
 
+def test_without_a_calibration_dice_are_named_among_the_games_colours_where_the_reader_knows_them_all():
+    from vision.learned import game_colour
+
+    creamy = np.full(len(COLOURS), 0.01)
+    creamy[COLOURS.index("white")], creamy[COLOURS.index("cream")] = 0.5, 0.4  # a little likelier white
+    assert game_colour(creamy, ()) is None  # the game names no colours: the reader's own name
+    assert game_colour(creamy, ("cream", "red")) == "cream"  # the game has a cream set, no white one
+    assert game_colour(creamy, ("white", "cream", "red")) == "white"
+    assert game_colour(creamy, ("cream", "clear")) is None  # a set the reader cannot name: no forcing
+
+    class Creamy(Double):  # finds the cream die a little likelier white
+        def classify(self, frame, found):
+            faces_p, colours = super().classify(frame, found)
+            for i, f in enumerate(found):
+                if math.hypot(f.cx - 100, f.cy - 100) < 8:
+                    colours[i] = creamy
+            return faces_p, colours
+
+    reader = Creamy({(100, 100): (3, "white"), (300, 120): (5, "red")})
+    frame = roll_photo(1, dice={(100, 100): (3, "cream"), (300, 120): (5, "red")}, specks=())
+    assert [d.colour for d in reader.read(frame)] == ["white", "red"]
+    assert [d.colour for d in reader.read(frame, colours=("cream", "red"))] == ["cream", "red"]
+    cal = learn_table(reader, table(0, specks=()), frame, [3, 5], ["ivory", None])  # its names come first
+    assert [d.colour for d in reader.read(frame, table=cal, colours=("cream", "red"))] == ["ivory", "red"]
+
+
 def test_later_dice_are_named_after_the_calibration_die_they_look_most_like():
     assert later_colours(None) == [(2, "white"), (4, "red"), (6, "white")]  # the reader alone
     assert later_colours(named_calibration()) == [(2, "cream"), (4, "red"), (6, "white")]

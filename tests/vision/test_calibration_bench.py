@@ -71,9 +71,9 @@ def test_a_tables_dice_are_of_distinct_colours_and_rethrown_under_one_lamp():
 
 def test_bench_colours_prints_each_way_and_what_the_reader_alone_confused(monkeypatch, capsys):
     result = {"tables": 4, "refused": Counter({"the dice read 2 5, you typed 2 3": 1}),
-              "confused": {"reader alone": Counter({("cream", "white"): 3}), "the game's kinds": Counter(),
+              "confused": {"reader alone": Counter({("cream", "white"): 3}), "the game's dice": Counter(),
                            "calibrated": Counter()},
-              "reader alone": [20, 17, 19], "the game's kinds": [20, 17, 20], "calibrated": [20, 20, 20]}
+              "reader alone": [20, 17, 19], "the game's dice": [20, 17, 20], "calibrated": [20, 20, 20]}
     monkeypatch.setattr(colour_bench, "measure", lambda reader, tables, rolls: result)
     monkeypatch.setattr(colour_bench.LearnedReader, "default", classmethod(lambda cls: None))
     assert main(["bench", "colours", "--tables", "4", "--rolls", "2"]) == 0
@@ -81,7 +81,7 @@ def test_bench_colours_prints_each_way_and_what_the_reader_alone_confused(monkey
     assert "calibrations refused: 1" in out and "1 x the dice read 2 5, you typed 2 3" in out
     assert "reader alone:         named as drawn 17/20 dice found (85.00 %), " \
            "kind right (d6 or grey die) 19 (95.00 %)" in out
-    assert "the game's kinds:     named as drawn 17/20 dice found (85.00 %), " \
+    assert "the game's dice:      named as drawn 17/20 dice found (85.00 %), " \
            "kind right (d6 or grey die) 20 (100.00 %)" in out
     assert "calibrated:           named as drawn 20/20 dice found (100.00 %)" in out
     assert "named otherwise: cream as white 3" in out and "named otherwise: none" in out
