@@ -490,10 +490,11 @@ class LearnedReader:
         colours: the colour names the game's sets of dice go by (`game_colour`): without a calibration, a d6
         is named the likeliest of them, where the reader knows them all."""
         faces = self.faces(frame, die_px, table)
-        names: list[str | None] = [game_colour(pc, colours) for _, _, pc, _ in faces]
         if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
             names = [table.name_of(pc) for _, _, pc, _ in faces]
             faces = [(f, value, table.roll_colours(pc), p) for f, value, pc, p in faces]
+        else:  # the game's dice: named among its sets' colours
+            names = [game_colour(pc, colours) for _, _, pc, _ in faces]
         d6 = d6_sizes(faces)
         height, width = frame.shape[:2]
         dice = []
