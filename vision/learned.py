@@ -481,8 +481,9 @@ class LearnedReader:
         (unless `die_px` is given), a die found where the empty table fooled the detector is
         dropped while the frame there still looks empty, and each die's colour is named after the
         calibration roll's die it looks most like (`TableCalibration.name_of`: a cream die read as a little
-        orange stays "cream", and takes the name the player typed for it). Whether a die is the small grey
-        die is weighed among the colours the roll showed.
+        orange stays "cream", and takes the name the player typed for it; a calibration saved before
+        signatures names it among the colours the roll showed). Whether a die is the small grey die is
+        weighed on the reader's own colour probabilities, as the kind model was fitted.
         kinds: the kinds of dice that may lie there ("d6", "grey", "treehouse": those the game's roll asks
         for), None for any: where the small grey die is not among them, no die is read as it (a white d6 in
         a dim room would otherwise read as a grey die, less surely a d6). Without them, the table's
@@ -490,9 +491,9 @@ class LearnedReader:
         colours: the colour names the game's sets of dice go by (`game_colour`): without a calibration, a d6
         is named the likeliest of them, where the reader knows them all."""
         faces = self.faces(frame, die_px, table)
-        if table is not None:  # the table's dice: named after the roll's, in the colours the roll showed
-            names = [table.name_of(pc) for _, _, pc, _ in faces]
-            faces = [(f, value, table.roll_colours(pc), p) for f, value, pc, p in faces]
+        if table is not None:  # the table's dice: named after the roll's, else among the colours it showed
+            names = [table.name_of(pc) or COLOURS[int(table.roll_colours(pc).argmax())]
+                     for _, _, pc, _ in faces]
         else:  # the game's dice: named among its sets' colours
             names = [game_colour(pc, colours) for _, _, pc, _ in faces]
         d6 = d6_sizes(faces)
