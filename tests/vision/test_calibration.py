@@ -607,6 +607,18 @@ def test_a_table_whose_roll_held_no_small_grey_die_never_reads_one():
     assert sorted((d.value, d.kind) for d in devils_roll) == [(2, "grey"), (5, "d6")]
 
 
+def test_a_calibrated_die_is_weighed_grey_on_the_readers_own_colours_not_the_rolls_alone():
+    sizing = Double()
+    sizing.kind_model = (1.0, -20.0, 0.0, -3.0)  # grey and small beside the d6s: the small grey die
+    roll = {(100, 100): (3, "red", 30), (500, 200): (1, "cream", 30)}  # the roll showed no grey colour
+    sizing.truth = {k: v[:2] for k, v in roll.items()}
+    cal = learn_table(sizing, table(0, specks=()), sized_photo(1, roll), [3, 1])
+    later = {(150, 300): (5, "red", 30), (400, 350): (2, "grey", 22)}
+    sizing.truth = {k: v[:2] for k, v in later.items()}
+    dice = sizing.read(sized_photo(7, later), table=cal, kinds={"d6", "grey"})  # a Dice Devils roll
+    assert sorted((d.value, d.kind) for d in dice) == [(2, "grey"), (5, "d6")]
+
+
 def test_kinds_are_saved_and_a_calibration_saved_before_them_may_hold_the_grey_die(tmp_path):
     cal, _ = calibrated()
     cal.save(tmp_path / "table", save_atomically)
