@@ -494,8 +494,10 @@ class LearnedReader:
         if table is not None:  # the table's dice: named after the roll's, else among the colours it showed
             names = [table.name_of(pc) or COLOURS[int(table.roll_colours(pc).argmax())]
                      for _, _, pc, _ in faces]
-        else:  # the game's dice: named among its sets' colours
-            names = [game_colour(pc, colours) for _, _, pc, _ in faces]
+        else:  # the game's dice: named among its sets' colours, and grey where the small grey die may lie (a
+            # grey die taken for a d6 stays grey, so the roll's matching may still take it for the grey die)
+            palette = (*colours, "grey") if colours and (kinds is None or "grey" in kinds) else colours
+            names = [game_colour(pc, palette) for _, _, pc, _ in faces]
         d6 = d6_sizes(faces)
         height, width = frame.shape[:2]
         dice = []

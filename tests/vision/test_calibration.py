@@ -506,6 +506,14 @@ def test_without_a_calibration_dice_are_named_among_the_games_colours_where_the_
     assert [d.colour for d in reader.read(frame, colours=("cream", "red"))] == ["cream", "red"]
     cal = learn_table(reader, table(0, specks=()), frame, [3, 5], ["ivory", None])  # its names come first
     assert [d.colour for d in reader.read(frame, table=cal, colours=("cream", "red"))] == ["ivory", "red"]
+    # Dice Devils: yellow and black d6s and the small grey die, which a die taken for a d6 may still be
+    greyish = np.full(len(COLOURS), 0.01)
+    greyish[COLOURS.index("grey")], greyish[COLOURS.index("yellow")] = 0.6, 0.3
+    reader.kind_model = (0.0, 0.0, 0.0, -5.0)  # it takes every die for a d6
+    creamy[:] = greyish  # the first die now looks greyish
+    devils = ("yellow", "black")
+    assert reader.read(frame, kinds={"d6", "grey"}, colours=devils)[0].colour == "grey"  # may stand in for it
+    assert reader.read(frame, kinds={"d6"}, colours=devils)[0].colour == "yellow"  # no grey die this roll
 
 
 def test_later_dice_are_named_after_the_calibration_die_they_look_most_like():
