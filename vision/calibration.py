@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, d6_sizes, look_scales
+from vision.learned import COLOURS, CONTEXT, VALUES, Found, d6_sizes, frame_box, look_scales
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -83,10 +83,8 @@ class Place:
         return math.hypot(cx - self.cx, cy - self.cy) <= max(side, self.side) / 2
 
     def box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-        """Its box (x1, y1, x2, y2 px) in a frame of `shape`, kept inside the frame."""
-        half = self.side / 2
-        return (max(0, int(self.cx - half)), max(0, int(self.cy - half)),
-                min(shape[1] - 1, math.ceil(self.cx + half)), min(shape[0] - 1, math.ceil(self.cy + half)))
+        """Its box (x1, y1, x2, y2 px) in a frame of `shape`, kept inside it, as the reader boxes dice."""
+        return frame_box(self.cx, self.cy, self.side, self.side, shape)
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,12 @@ class Found:
 Face = tuple[Found, str, np.ndarray, float]
 
 
+def frame_box(cx: float, cy: float, w: float, h: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The box (x1, y1, x2, y2 px) of something w x h px centred at (cx, cy), inside a frame of `shape`."""
+    return (max(0, int(cx - w / 2)), max(0, int(cy - h / 2)),
+            min(shape[1] - 1, math.ceil(cx + w / 2)), min(shape[0] - 1, math.ceil(cy + h / 2)))
+
+
 def working_size(width: int, height: int, scale: float) -> tuple[int, int]:
     """The detector's input size (w, h) px for a frame scaled by `scale`: multiples of MULTIPLE."""
     return (max(MULTIPLE, round(width * scale / MULTIPLE) * MULTIPLE),
@@ -499,15 +505,13 @@ class LearnedReader:
             palette = (*colours, "grey") if colours and (kinds is None or "grey" in kinds) else colours
             names = [game_colour(pc, palette) for _, _, pc, _ in faces]
         d6 = d6_sizes(faces)
-        height, width = frame.shape[:2]
+        grey_die = "grey" in kinds if kinds is not None else table is None or table.may_hold_grey
         dice = []
         for (f, value, pc, p), named in zip(faces, names, strict=True):
-            box = (max(0, int(f.cx - f.w / 2)), max(0, int(f.cy - f.h / 2)),
-                   min(width - 1, math.ceil(f.cx + f.w / 2)), min(height - 1, math.ceil(f.cy + f.h / 2)))
+            box = frame_box(f.cx, f.cy, f.w, f.h, frame.shape)
             if not value.isdigit():
                 dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
                 continue
-            grey_die = "grey" in kinds if kinds is not None else table is None or table.may_hold_grey
             kind, p_kind = self.kind_of(f, value, pc, d6, grey_die)
             colour = "grey" if kind == "grey" else named or COLOURS[int(pc.argmax())]
             dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
