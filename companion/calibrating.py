@@ -60,15 +60,27 @@ class RollPhoto:
     labels: tuple[tuple[tuple[int, int, int, int], str], ...]  # (box x1, y1, x2, y2 px, words)
 
 
-def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
-    """The roll photo of a calibration (`vision.calibration.TableCalibration`) learned from `frame`."""
+def roll_labels(frame: np.ndarray, table: Any) -> tuple[tuple[tuple[int, int, int, int], str], ...]:
+    """Each die of a calibration (`vision.calibration.TableCalibration`) learned from `frame`: its box
+    (x1, y1, x2, y2 px) and its name and value ("cream 3")."""
+    return tuple((die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
+
+
+def boxed_roll(frame: np.ndarray, table: Any, words: bool = False) -> np.ndarray:
+    """The calibration roll with each die's box drawn, and with `words` its name and value over it (for the
+    command line, where no page writes them)."""
     from vision.drawing import annotate
 
-    labels = tuple((die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
-    boxed = annotate(frame, [{"value": die.value, "box": box, "confidence": 1.0}
-                             for die, (box, _) in zip(table.dice, labels, strict=True)], labels=False)
-    ok, jpeg = cv2.imencode(".jpg", boxed, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
+    labels = roll_labels(frame, table)
+    return annotate(frame, [{"value": die.value, "box": box, "confidence": 1.0}
+                            for die, (box, _) in zip(table.dice, labels, strict=True)],
+                    labels=words, words=[text for _, text in labels])
+
+
+def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
+    """The roll photo of a calibration (`vision.calibration.TableCalibration`) learned from `frame`."""
+    ok, jpeg = cv2.imencode(".jpg", boxed_roll(frame, table), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), roll_labels(frame, table)) if ok else None
 
 
 class TableCalibrator:

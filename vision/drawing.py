@@ -19,14 +19,16 @@ def _as_die(die: Die | Mapping) -> Die:
                float(die.get("confidence", 0.0)))
 
 
-def annotate(frame: np.ndarray, dice: Sequence[Die | Mapping], labels: bool = True) -> np.ndarray:
+def annotate(frame: np.ndarray, dice: Sequence[Die | Mapping], labels: bool = True,
+             words: Sequence[str] | None = None) -> np.ndarray:
     """A copy of the BGR frame with each die's box, value and confidence drawn on it.
 
     dice: Die objects, or their JSON dicts (value, kind, colour, box, confidence).
     labels: False draws the boxes only (the phone page writes its own words over them: "Ann 6").
+    words: what to write over each die instead of its value and confidence ("cream 3").
     """
     out = frame.copy()
-    for die in map(_as_die, dice):
+    for k, die in enumerate(map(_as_die, dice)):
         colour = (60, 200, 60) if die.confidence >= SURE else (0, 140, 255)
         x1, y1, x2, y2 = die.box
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, 2)
@@ -35,6 +37,8 @@ def annotate(frame: np.ndarray, dice: Sequence[Die | Mapping], labels: bool = Tr
         label = f"{die.value} {die.confidence:.2f}"
         if die.kind != "d6":
             label = f"{die.kind}:{label}"
+        if words is not None:
+            label = words[k]
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1)
         ty = y1 - 4 if y1 - th - 6 >= 0 else y2 + th + 4
         cv2.rectangle(out, (x1, ty - th - 3), (x1 + tw + 4, ty + 3), colour, -1)

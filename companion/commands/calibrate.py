@@ -4,7 +4,8 @@
 - table [--empty PHOTO] [--roll PHOTO] [--values "3 cream, 5 red, 1"]: the table, learned from a photo of
   it empty and one roll with its values typed, each with its colour's name if the player likes
   (`vision.calibration`): the dice's size in px, their colours and names, and where the empty table
-  fools the detector. To DATA/table/. Photos not given are taken by the camera.
+  fools the detector. To DATA/table/, with the roll's photo, each die boxed and named (roll.jpg), for the
+  player to check the names. Photos not given are taken by the camera.
 Both go where `companion serve` and `companion read --data` read them: the data folder comes from the
 same settings as serve's (its default, the config file's `data_dir`, or --data).
 """
@@ -132,7 +133,13 @@ def capture_table(source, empty=None, roll=None, values: tuple[list[int], list[s
     return empty, roll, values
 
 
+ROLL_PHOTO = "roll.jpg"  # beside the calibration: the roll it was learned from, each die named
+
+
 def run_table(args) -> int:
+    import cv2
+
+    from companion.calibrating import boxed_roll
     from companion.settings import save_atomically
     from vision.calibration import CalibrationError, learn_table
     from vision.errors import VisionError
@@ -167,4 +174,7 @@ def run_table(args) -> int:
     table.save(folder, save_atomically)
     print(f"learned: {table.describe()}")
     print(f"saved in {folder}")
+    photo = folder / ROLL_PHOTO
+    if cv2.imwrite(str(photo), boxed_roll(roll, table, words=True)):
+        print(f"the roll with each die's name: {photo} (if one is wrong, calibrate again)")
     return 0

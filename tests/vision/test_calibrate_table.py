@@ -9,6 +9,7 @@ import json
 import logging
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -53,6 +54,15 @@ def test_calibrate_table_from_photos_prints_what_it_learned_and_saves_it(tmp_pat
     assert f"saved in {tmp_path / 'data' / 'table'}" in out
     saved = load_table(tmp_path / "data" / "table")
     assert saved is not None and saved.colours == ["red", "red", "cream"]
+    photo = tmp_path / "data" / "table" / "roll.jpg"  # the roll, each die boxed and named, for the player
+    assert f"the roll with each die's name: {photo}" in out
+    roll, named = cv2.imread(str(photos["roll"])), cv2.imread(str(photo))
+    assert named.shape == roll.shape
+    for die in saved.dice:  # drawn round each die, not elsewhere
+        x1, y1, x2, y2 = die.place.box(roll.shape)
+        ring = (slice(max(0, y1 - 2), y2 + 3), slice(max(0, x1 - 2), x2 + 3))
+        assert np.abs(named[ring].astype(int) - roll[ring]).max() > 100
+    assert np.abs(named[:20, :20].astype(int) - roll[:20, :20]).max() < 40  # a JPEG's noise there
 
 
 def test_calibrate_table_says_how_many_dice_it_found_when_the_count_is_wrong(tmp_path, learned, photos,

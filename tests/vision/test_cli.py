@@ -104,3 +104,16 @@ def test_calibrate_treehouse_captures_six_faces_from_the_synthetic_camera(tmp_pa
         from vision.dice import read_dice
 
         assert [d.value for d in read_dice(camera.read(), treehouse=templates)] == [face]
+
+
+def test_annotate_writes_the_words_given_for_each_die_in_place_of_its_value():
+    from vision.drawing import annotate
+
+    frame = np.full((120, 160, 3), 200, np.uint8)
+    die = {"value": 3, "box": (60, 60, 90, 90), "confidence": 1.0}
+    plain, cream, red = (annotate(frame, [die]), annotate(frame, [die], words=["cream 3"]),
+                         annotate(frame, [die], words=["red 3"]))
+    above = (slice(40, 60), slice(60, 160))  # where the label goes
+    assert not np.array_equal(cream[above], red[above]) and not np.array_equal(cream[above], plain[above])
+    assert np.array_equal(annotate(frame, [die], labels=False, words=["cream 3"]),
+                          annotate(frame, [die], labels=False))  # boxes only: no words
