@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+KINDS = ("d6", "grey", "treehouse")  # what a reader names: a d6, Dice Devils' small grey die, a Treehouse die
+
 
 @dataclass(frozen=True)
 class Die:
     """One die read from a frame. box is (x1, y1, x2, y2) px of the top face; confidence 0..1."""
 
     value: int | str
-    kind: str  # 'd6' | 'grey' | 'treehouse'
+    kind: str  # one of KINDS
     colour: str
     box: tuple[int, int, int, int]
     confidence: float

@@ -51,7 +51,6 @@ COLOUR_NAMES = tuple(COLOURS)
 COLOUR_WEIGHTS = (0.2, 0.08, 0.05, 0.12, 0.11, 0.06, 0.08, 0.08, 0.09, 0.07, 0.06)
 PIP_COLOURS = {"black": (22, 22, 22), "white": (240, 240, 240), "red": (40, 30, 200), "gold": (40, 170, 215),
                "blue": (160, 70, 20), "green": (50, 140, 30)}
-KINDS = ("d6", "grey", "treehouse")
 
 
 @dataclass(frozen=True)

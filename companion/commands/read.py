@@ -1,6 +1,9 @@
-"""`companion read IMAGE... [--json] [--annotate DIR] [--data DIR] [--reader learned|rules]`: read the dice
-in photos, with the learned reader (and the table's calibration in DATA/table/, when --data is given)
-where its models are in vision/data/, else with the rules; which one reads is said on stderr.
+"""`companion read IMAGE... [--json] [--annotate DIR] [--data DIR] [--reader learned|rules] [--kinds KINDS]
+[--colours NAMES]`: read the dice in photos, with the learned reader (and the table's calibration in
+DATA/table/, when --data is given) where its models are in vision/data/, else with the rules; which one reads
+is said on stderr. --kinds and --colours read as a game's roll is read (`vision.learned.LearnedReader.read`):
+the kinds of dice it asks for ("d6": no die is then read as Dice Devils' small grey die) and the colour names
+of the game's sets.
 
 Each photo is read on its own: one that is missing, a directory, too large, damaged or not an image
 prints its error and the others are still read; the exit status is 1 when any photo failed.
@@ -8,12 +11,14 @@ prints its error and the others are still read; the exit status is 1 when any ph
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
 from companion.cli import CommandError
 from companion.settings import READERS, Settings
+from vision.die import KINDS
 
 
 def add_parser(sub) -> None:
@@ -25,7 +30,26 @@ def add_parser(sub) -> None:
                    help="data folder: the table calibration (table/), Treehouse templates (treehouse/)")
     p.add_argument("--reader", choices=READERS, default=Settings.reader,
                    help="dice reader: learned (default; the rules without its models) or rules")
+    p.add_argument("--kinds", type=_kinds, metavar="KINDS",
+                   help="the kinds of dice that may lie there, as a game's roll asks for them: "
+                        f"{', '.join(KINDS)} (default: any)")
+    p.add_argument("--colours", type=_names, default=(), metavar="NAMES",
+                   help='the colour names the game\'s sets of dice go by, e.g. "yellow, black": without a '
+                        "calibration, a d6 is named the likeliest of them (default: the reader's own names)")
     p.set_defaults(handler=run)
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """Comma-separated names -> a tuple of them, trimmed and lower-case."""
+    return tuple(name.strip().lower() for name in text.split(",") if name.strip())
+
+
+def _kinds(text: str) -> frozenset[str]:
+    kinds = _names(text)
+    unknown = [kind for kind in kinds if kind not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"the kinds are {', '.join(KINDS)}, comma-separated: got {text!r}")
+    return frozenset(kinds)
 
 
 def _templates(data: str | None):
@@ -59,7 +83,7 @@ def run(args) -> int:
         try:
             image = load_image(name)
             record["height"], record["width"] = image.shape[:2]
-            dice = reader.read(image)
+            dice = reader.read(image, args.kinds, args.colours)
         except ImageReadError as err:
             record["error"] = str(err)
             failures += 1

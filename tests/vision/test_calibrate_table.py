@@ -239,3 +239,24 @@ def test_the_learned_reader_reads_by_default_and_the_rules_when_asked():
     add_parser(parser.add_subparsers())
     assert parser.parse_args(["read", "x.jpg"]).reader == "learned"
     assert parser.parse_args(["read", "x.jpg", "--reader", "rules"]).reader == "rules"
+
+
+def test_read_reads_as_a_games_roll_is_read_when_told_its_kinds_and_colours(learned, photos, capsys):
+    asked = []
+    plain = learned.read
+
+    def read(frame, die_px=None, table=None, kinds=None, colours=()):
+        asked.append((kinds, colours))
+        return plain(frame, die_px, table, kinds, colours)
+
+    learned.read = read
+    assert main(["read", str(photos["later"]), "--json", "--reader", "learned"]) == 0
+    assert main(["read", str(photos["later"]), "--json", "--reader", "learned", "--kinds", "d6, Grey",
+                 "--colours", "Yellow, black"]) == 0
+    assert asked == [(None, ()), ({"d6", "grey"}, ("yellow", "black"))]
+    dice = [json.loads(line)["dice"] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(d["colour"] for d in dice[0]) == ["black", "blue"]  # the reader's own names
+    assert sorted(d["colour"] for d in dice[1]) == ["black", "yellow"]  # the blue 6 among the game's colours
+    with pytest.raises(SystemExit):
+        main(["read", str(photos["later"]), "--kinds", "d20"])
+    assert "the kinds are d6, grey, treehouse" in capsys.readouterr().err
