@@ -79,8 +79,24 @@ def boxed_roll(frame: np.ndarray, table: Any, words: bool = False) -> np.ndarray
 
 def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     """The roll photo of a calibration (`vision.calibration.TableCalibration`) learned from `frame`."""
-    ok, jpeg = cv2.imencode(".jpg", boxed_roll(frame, table), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), roll_labels(frame, table)) if ok else None
+    return _photo(boxed_roll(frame, table), roll_labels(frame, table))
+
+
+def refused_photo(frame: np.ndarray, dice: Any) -> RollPhoto | None:
+    """A roll the calibration refused, with each die it counted boxed and read (`CalibrationError.dice`: "red
+    5", "?" where the reader is unsure): the host sees which die the camera missed, or read otherwise, or
+    found where there is none."""
+    from vision.drawing import annotate
+    from vision.learned import SURE
+
+    labels = tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= SURE else "?"))
+                   for die in dice)
+    return _photo(annotate(frame, dice, labels=False), labels)
+
+
+def _photo(boxed: np.ndarray, labels: tuple[tuple[tuple[int, int, int, int], str], ...]) -> RollPhoto | None:
+    ok, jpeg = cv2.imencode(".jpg", boxed, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
 
 
 class TableCalibrator:
@@ -99,6 +115,7 @@ class TableCalibrator:
         self.wait_s, self.clock = wait_s, clock
         self.table: Any = None  # the calibration the camera reads with (serve sets the saved one at start)
         self.photo_of_roll: RollPhoto | None = None  # the roll this step learned `table` from
+        self.photo_refused: RollPhoto | None = None  # the last roll refused since the empty photo
         self._empty: np.ndarray | None = None
         self._taken_at = 0.0
         self._lock = threading.Lock()
@@ -132,6 +149,7 @@ class TableCalibrator:
         frame = self._frame()
         with self._lock:
             self._empty, self._taken_at = frame.copy(), self.clock()
+        self.photo_refused = None
         return "The empty table is taken: now roll one die of each set into the tray and type their values"
 
     def take_roll(self, values: Any, names: Any = None) -> str:
@@ -161,30 +179,46 @@ class TableCalibrator:
         try:
             table = learn_table(reader, empty, frame, values, names)
         except CalibrationError as err:
+            self.photo_refused = refused_photo(frame, err.dice)
             raise BadCommand(str(err)) from None
         table.save(self.folder, save_atomically)
         with self._lock:
             self._empty = None
-        self.table, self.photo_of_roll = table, roll_photo(frame, table)
+        self.table, self.photo_of_roll, self.photo_refused = table, roll_photo(frame, table), None
         self.learned(table)
         return f"Calibrated: {table.describe()}"
 
     def cancel(self) -> str:
         with self._lock:
             self._empty = None
+        self.photo_refused = None
         return "Calibration cancelled: the camera reads the game's rolls again"
 
     def state(self) -> dict[str, Any]:
         """For the page: the step due ("empty" or "roll"), what the last calibration learned, the colour
         names the camera gives dice: the calibration's (`calibrated`), or without one the learned reader's own
         (the page warns when the game asks for a colour that is not among them), and the roll this step
-        learned from (`photo`: its address and each die's box and words; None before a calibration here)."""
+        learned from (`photo`: its address and each die's box and words; None before a calibration here),
+        and while the roll is due, the last one refused with what the camera read in it (`refused`, alike)."""
         from vision.learned import COLOURS
 
-        known, photo = self.table, self.photo_of_roll
-        return {"step": "roll" if self.busy else "empty",
+        known, step = self.table, "roll" if self.busy else "empty"
+        return {"step": step,
                 "learned": None if known is None else known.describe(),
                 "names": list(COLOURS) if known is None else list(known.colours),
                 "calibrated": known is not None,
-                "photo": None if photo is None else {
-                    "id": photo.id, "dice": [{"box": list(box), "text": text} for box, text in photo.labels]}}
+                "photo": _shown(self.photo_of_roll),
+                "refused": _shown(self.photo_refused) if step == "roll" else None}
+
+    def photo_at(self, photo_id: str) -> RollPhoto | None:
+        """The roll photo (learned from, or refused) at this address, None when it is gone."""
+        for photo in (self.photo_of_roll, self.photo_refused):
+            if photo is not None and photo.id == photo_id:
+                return photo
+        return None
+
+
+def _shown(photo: RollPhoto | None) -> dict[str, Any] | None:
+    """A roll photo as the page gets it: its address and each die's box and words."""
+    return None if photo is None else {
+        "id": photo.id, "dice": [{"box": list(box), "text": text} for box, text in photo.labels]}

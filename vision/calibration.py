@@ -47,8 +47,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.die import Die
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, d6_sizes, frame_box, look_scales
+from vision.learned import COLOURS, CONTEXT, VALUES, Found, confidence, d6_sizes, frame_box, look_scales
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -65,7 +66,13 @@ CLOSER = 1.5  # a roll that does not read as typed is looked at again this many 
 
 
 class CalibrationError(VisionError, ValueError):
-    """Two calibration photos and typed values that cannot be learned from; the message says why."""
+    """Two calibration photos and typed values that cannot be learned from; the message says why, and `dice`
+    holds the dice the roll photo showed, as the reader read them, where it was read (for the player to
+    see which die the camera missed, found where there is none, or read otherwise)."""
+
+    def __init__(self, message: str, dice: Sequence[Die] = ()) -> None:
+        super().__init__(message)
+        self.dice = tuple(dice)
 
 
 @dataclass(frozen=True)
@@ -313,11 +320,11 @@ def _look(image: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
     return image[np.ix_(ys, xs)].astype(np.float32)
 
 
-def _count_error(found: int, typed: int) -> CalibrationError:
+def _count_error(found: int, typed: int, dice: Sequence[Die] = ()) -> CalibrationError:
     hint = ("roll them again where the camera sees them all" if found < typed else
             "clear everything else off the table, or take the empty photo again")
     return CalibrationError(f"found {found} {'die' if found == 1 else 'dice'}, you typed {typed} "
-                            f"value{'s' if typed != 1 else ''}: {hint}")
+                            f"value{'s' if typed != 1 else ''}: {hint}", dice)
 
 
 def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
@@ -390,13 +397,21 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
     unlike = _unlike_the_empty_table(places, plain)  # the dice
     spots += [p for i, p in places.items() if i not in unlike
               and not any(s.covers(p.cx, p.cy, p.side) for s in spots)]  # found again in the roll photo
+
+    def as_read(i: int) -> Die:  # a die of the roll as the reader read it, for the player to check by
+        f, value = found[i], read[i]
+        return Die(int(value) if value.isdigit() else value, "d6" if value.isdigit() else "treehouse",
+                   COLOURS[int(colour_p[i].argmax())], frame_box(f.cx, f.cy, f.w, f.h, roll.shape),
+                   confidence(float(face_p[i].max()), reader.sure))
+
+    seen = [as_read(i) for i in sorted(unlike)]
     if len(unlike) != len(values):
-        raise _count_error(len(unlike), len(values))
+        raise _count_error(len(unlike), len(values), seen)
     typed = as_typed(face_p, colour_p, unlike, list(zip(values, names, strict=True)), bar)
     if typed is None:
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
-                               "check the values you typed, or roll again")
+                               "check the values you typed, or roll again", seen)
     d6 = d6_sizes([(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike])
     dice = sorted((CalibratedDie(typed[i], COLOURS[int(colour_p[i].argmax())], places[i],
                                  signature=tuple(float(p) for p in colour_p[i]),

@@ -15,9 +15,9 @@ from .phone import token
 
 
 def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, body) -> None:
-    """`calibrator`: take_empty(), take_roll(values, names), cancel(), state() and photo_of_roll (the roll
-    it learned from, or None), or None (no camera). The roll's body: {"values": "3 cream, 5 red, 1"} as
-    typed, or {"values": [3, 5, 1], "names": ["cream", "red", null]}."""
+    """`calibrator`: take_empty(), take_roll(values, names), cancel(), state() and photo_at(id) (a roll photo
+    it learned from or refused, or None), or None (no camera). The roll's body: {"values": "3 cream, 5 red,
+    1"} as typed, or {"values": [3, 5, 1], "names": ["cream", "red", null]}."""
 
     @app.post("/api/tables/<table_id>/calibration/<step>")
     def api_calibrate(table_id: str, step: str):
@@ -36,10 +36,10 @@ def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, b
 
     @app.get("/api/tables/<table_id>/calibration/photo/<photo_id>.jpg")
     def api_calibration_photo(table_id: str, photo_id: str):
-        """The roll the camera was calibrated from, each die boxed, for the host to check its names by; its
-        address is new with each calibration."""
+        """The roll the camera was calibrated from, each die boxed, for the host to check its names by, or
+        the last roll it refused, each die it read boxed; its address is new with each photo."""
         session.may_calibrate(table_id, token() or "")
-        photo = None if calibrator is None else calibrator.photo_of_roll
-        if photo is None or photo.id != photo_id:
+        photo = None if calibrator is None else calibrator.photo_at(photo_id)
+        if photo is None:
             abort(404, "that calibration photo is gone: the camera was calibrated again, or restarted")
         return Response(photo.jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -90,6 +90,39 @@ def test_the_host_sees_the_roll_it_learned_from_with_each_dies_box_and_name(rig)
     assert client.get(address, headers=host).status_code == 404
 
 
+@pytest.mark.parametrize("typed, error", [("3 5 1 2", "found 3 dice, you typed 4 values"),
+                                          ("3 5 2", "the dice read 1 3 5, you typed 2 3 5")])
+def test_a_refused_roll_shows_the_host_the_dice_the_camera_counted_and_what_it_read(rig, typed, error):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    step(client, made, host, "empty")
+    camera.now = roll_photo(1)
+    res = step(client, made, host, "roll", values=typed)
+    assert res.status_code == 400 and error in res.get_json()["error"]
+    refused = calibrator.state()["refused"]
+    assert [d["text"] for d in refused["dice"]] == ["red 3", "red 5", "cream 1"]  # not the printed dot
+    for d, (x, y) in zip(refused["dice"], sorted(ROLL), strict=True):
+        x1, y1, x2, y2 = d["box"]
+        assert x1 < x < x2 and y1 < y < y2
+    address = f"/api/tables/{made['id']}/calibration/photo/{refused['id']}.jpg"
+    res = client.get(address, headers=host)
+    assert res.status_code == 200 and res.data[:2] == b"\xff\xd8"
+    assert client.get(address, headers=take_seat(client, made, 0)).status_code == 403  # the host's alone
+    answer = step(client, made, host, "roll", values=[3, 5, 1]).get_json()  # read as typed this time
+    assert answer["refused"] is None and answer["photo"]["id"] != refused["id"]
+    assert client.get(address, headers=host).status_code == 404  # gone with the refusal
+
+
+def test_a_refused_roll_is_forgotten_when_the_step_is_cancelled_or_begun_again(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    for then in ("cancel", "empty"):
+        step(client, made, host, "empty")
+        camera.now = roll_photo(1)
+        assert step(client, made, host, "roll", values="3 5 2").status_code == 400
+        assert calibrator.state()["refused"] is not None
+        camera.now = table(0)
+        assert step(client, made, host, then).get_json()["refused"] is None
+
+
 def test_only_the_host_calibrates_the_camera(rig):
     client, made, host, camera, clock, calibrator, learned, folder = rig
     alice = take_seat(client, made, 0)

@@ -71,6 +71,10 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
         host.fill("#calib-values", "3 5 2")  # a typing slip: the page says what the camera saw
         host.get_by_role("button", name="Read this roll").click()
         host.wait_for_selector("#toast.error:has-text('the dice read 1 3 5, you typed 2 3 5')")
+        # the roll as the camera read it, each die it counted boxed and read, above the values to type again
+        host.wait_for_function("document.querySelector('#calib-refused img')?.naturalWidth === 640")
+        assert host.locator("#calib-refused .label").all_inner_texts() == ["red 3", "red 5", "cream 1"]
+        assert "as the camera read it" in host.locator("#calibrate").inner_text()
         host.fill("#calib-values", "3 5 1 Ivory")  # the cream die's name, as the players call it
         host.get_by_role("button", name="Read this roll").click()
         host.wait_for_selector("#calib-learned:has-text('red 3, red 5, ivory 1')")
@@ -87,6 +91,7 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
             assert at["x"] == pytest.approx(photo["x"] + (photo["width"] - 640 * k) / 2 + box[0] * k, abs=2)
             assert at["y"] + at["height"] <= photo["y"] + (photo["height"] - 480 * k) / 2 + box[1] * k + 2
         assert host.locator("#calib-empty").is_visible()  # ready to calibrate again
+        assert host.locator("#calib-refused").count() == 0  # the refused roll is gone
         assert load_table(tmp_path / "table").colours == ["red", "red", "ivory"]
         assert rig.errors == []
 

@@ -12,7 +12,7 @@ const Companion = (function () {
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
-  const calibration = { step: "empty", learned: null, names: null, calibrated: false, photo: null, open: false, values: "" };
+  const calibration = { step: "empty", learned: null, names: null, calibrated: false, photo: null, refused: null, open: false, values: "" };
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -70,7 +70,8 @@ const Companion = (function () {
     $("health-buttons").textContent = status.buttons === "gpio" ? "Buttons: wired" : "Buttons: on screen";
     const calib = status.calibration;
     if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned ||
-        String(calib.names) !== String(calibration.names) || photoId(calib) !== photoId(calibration))) {
+        String(calib.names) !== String(calibration.names) || photoId(calib) !== photoId(calibration) ||
+        photoId(calib, "refused") !== photoId(calibration, "refused"))) {
       Object.assign(calibration, calib);
       renderHost();
     }
@@ -364,6 +365,11 @@ const Companion = (function () {
         tableId + "/calibration/photo/" + encodeURIComponent(calibration.photo.id) + '.jpg"><div class="labels"></div></div>' +
         "<p>Check each die's name on the photo; if one is wrong, calibrate again.</p>";
     }
+    if (calibration.step === "roll" && calibration.refused) {  // the roll refused, as the camera read it
+      html += '<div class="photo" id="calib-refused"><img alt="The refused roll, each die the camera found boxed with what it read" src="/api/tables/' +
+        tableId + "/calibration/photo/" + encodeURIComponent(calibration.refused.id) + '.jpg"><div class="labels"></div></div>' +
+        "<p>That roll, as the camera read it (? where unsure): move a die it missed into the light, take away what it took for a die, or check what you typed, then read the roll again.</p>";
+    }
     if (calibration.step === "roll") {
       const named = colours.length ? "; this game tells dice apart by colour, so name each set as it does: " + colours.join(", ")
         : ", each with its colour if you like";
@@ -379,7 +385,7 @@ const Companion = (function () {
     return html + "</details>";
   }
 
-  function photoId(state) { return state.photo ? state.photo.id : null; }
+  function photoId(state, which = "photo") { return state[which] ? state[which].id : null; }
 
   function bindCalibration() {
     const card = $("calibrate");
@@ -387,11 +393,13 @@ const Companion = (function () {
     card.ontoggle = () => { calibration.open = card.open; };
     const img = card.querySelector("#calib-photo img");
     if (img) labelPhoto(img, calibration.photo.dice.map((d) => ({ box: d.box, text: d.text, unsure: false })));
+    const refused = card.querySelector("#calib-refused img");
+    if (refused) labelPhoto(refused, calibration.refused.dice.map((d) => ({ box: d.box, text: d.text, unsure: d.text.endsWith("?") })));
     const after = (data) => {
       if (!data) return;
       toast(data.text);
       Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names, calibrated: data.calibrated,
-        photo: data.photo });
+        photo: data.photo, refused: data.refused });
       if (data.step === "empty") calibration.values = "";
       renderHost();
     };
@@ -402,7 +410,9 @@ const Companion = (function () {
     if ($("calib-roll")) {
       $("calib-roll").onsubmit = async (e) => {
         e.preventDefault();
-        after(await api("/calibration/roll", { values: values.value }));
+        const data = await api("/calibration/roll", { values: values.value });
+        if (data) after(data);
+        else checkHealth();  // refused: the page shows the roll as the camera read it
       };
     }
   }
