@@ -49,7 +49,17 @@ import numpy as np
 
 from vision.die import Die
 from vision.errors import VisionError
-from vision.learned import COLOURS, CONTEXT, VALUES, Found, confidence, d6_sizes, frame_box, look_scales
+from vision.learned import (
+    COLOURS,
+    CONTEXT,
+    VALUES,
+    Found,
+    confidence,
+    d6_sizes,
+    face_value,
+    frame_box,
+    look_scales,
+)
 
 if TYPE_CHECKING:
     from vision.learned import LearnedReader
@@ -399,9 +409,9 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
               and not any(s.covers(p.cx, p.cy, p.side) for s in spots)]  # found again in the roll photo
 
     def as_read(i: int) -> Die:  # a die of the roll as the reader read it, for the player to check by
-        f, value = found[i], read[i]
-        return Die(int(value) if value.isdigit() else value, "d6" if value.isdigit() else "treehouse",
-                   COLOURS[int(colour_p[i].argmax())], frame_box(f.cx, f.cy, f.w, f.h, roll.shape),
+        f, (value, kind) = found[i], face_value(read[i])
+        box = frame_box(f.cx, f.cy, f.w, f.h, roll.shape)
+        return Die(value, kind, COLOURS[int(colour_p[i].argmax())], box,
                    confidence(float(face_p[i].max()), reader.sure))
 
     seen = [as_read(i) for i in sorted(unlike)]

@@ -189,6 +189,12 @@ def looks(image: np.ndarray, k: int, upright: bool) -> np.ndarray:
     return turned(image, k)
 
 
+def face_value(face: str) -> tuple[int | str, str]:
+    """A face the classifier read (from VALUES, not "none") as a Die's value and kind: a pip value on a d6
+    (which the kind model may yet make the small grey die), or a Treehouse symbol on the Treehouse die."""
+    return (int(face), "d6") if face.isdigit() else (face, "treehouse")
+
+
 def may_be_grey(value: str) -> bool:
     """Whether a face the classifier read (from VALUES) is one the small grey die shows (1-4)."""
     return value.isdigit() and int(value) in GREY_FACES
@@ -450,10 +456,9 @@ class LearnedReader:
         best = int(values[0].argmax())
         if best == 0:
             return None
-        value = VALUES[best]
-        kind = "d6" if value.isdigit() else "treehouse"
-        return Die(int(value) if value.isdigit() else value, kind, COLOURS[int(colours[0].argmax())],
-                   (0, 0, w - 1, h - 1), confidence(float(values[0, best]), self.sure))
+        value, kind = face_value(VALUES[best])
+        return Die(value, kind, COLOURS[int(colours[0].argmax())], (0, 0, w - 1, h - 1),
+                   confidence(float(values[0, best]), self.sure))
 
     def faces(self, frame: np.ndarray, die_px: float | None = None, table: TableCalibration | None = None
               ) -> list[Face]:
