@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .refusals import BadCommand, NotNow
-from .settings import save_atomically
+from .settings import Settings, save_atomically
 from .tray import JPEG_QUALITY
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
@@ -82,14 +82,14 @@ def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     return _photo(boxed_roll(frame, table), roll_labels(frame, table))
 
 
-def refused_photo(frame: np.ndarray, dice: Any) -> RollPhoto | None:
+def refused_photo(frame: np.ndarray, dice: Any, certain: float = Settings.confidence_threshold
+                  ) -> RollPhoto | None:
     """A roll the calibration refused, with each die it counted boxed and read (`CalibrationError.dice`: "red
-    5", "?" where the reader is unsure): the host sees which die the camera missed, or read otherwise, or
-    found where there is none."""
+    5", and "?" where it is less sure than `certain`, the table's confidence threshold): the host sees which
+    die the camera missed, or read otherwise, or found where there is none."""
     from vision.drawing import annotate
-    from vision.learned import SURE
 
-    labels = tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= SURE else "?"))
+    labels = tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= certain else "?"))
                    for die in dice)
     return _photo(annotate(frame, dice, labels=False), labels)
 
@@ -106,13 +106,15 @@ class TableCalibrator:
     reader: the learned reader, or a sentence saying why there is none to calibrate for.
     folder: where the calibration is saved (DATA/table).
     learned: called with the new calibration once it is saved (serve reads with it from then on).
+    certain: the table's confidence threshold (a refused roll's photo marks the dice read less surely).
     """
 
     def __init__(self, photo: Callable[[], np.ndarray | None], reader: Callable[[], Any], folder: Path,
                  learned: Callable[[Any], None] = lambda table: None, wait_s: float = WAIT_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 certain: float = Settings.confidence_threshold) -> None:
         self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
-        self.wait_s, self.clock = wait_s, clock
+        self.wait_s, self.clock, self.certain = wait_s, clock, certain
         self.table: Any = None  # the calibration the camera reads with (serve sets the saved one at start)
         self.photo_of_roll: RollPhoto | None = None  # the roll this step learned `table` from
         self.photo_refused: RollPhoto | None = None  # the last roll refused since the empty photo
@@ -179,7 +181,7 @@ class TableCalibrator:
         try:
             table = learn_table(reader, empty, frame, values, names)
         except CalibrationError as err:
-            self.photo_refused = refused_photo(frame, err.dice)
+            self.photo_refused = refused_photo(frame, err.dice, self.certain)
             raise BadCommand(str(err)) from None
         table.save(self.folder, save_atomically)
         with self._lock:

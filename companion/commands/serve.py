@@ -154,7 +154,8 @@ class Companion:
             self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
             log.info("calibrated: %s; dice reader: %s", table.describe(), self.reader.name)
 
-        calibrator = TableCalibrator(photo, reader, data / "table", learned)
+        calibrator = TableCalibrator(photo, reader, data / "table", learned,
+                                     certain=self.settings.confidence_threshold)
         calibrator.table = self.reader.table
         return calibrator
 

@@ -230,3 +230,27 @@ def test_a_companion_without_a_camera_says_so_and_unknown_steps_are_bad_requests
     res = step(client, made, host, "empty")
     assert res.status_code == 409 and "no camera to calibrate" in res.get_json()["error"]
     assert step(client, made, host, "sideways").status_code == 400
+
+
+class Unsure(Double):
+    """Reads as the double does, each face at 0.9."""
+
+    def classify(self, frame, found):
+        faces, colours = super().classify(frame, found)
+        return faces * 0.9, colours
+
+
+@pytest.mark.parametrize("certain, marked", [(0.8, ""), (0.95, "?")])
+def test_a_refused_rolls_photo_marks_the_dice_read_less_surely_than_the_tables_threshold(tmp_path, certain,
+                                                                                         marked):
+    from companion.refusals import BadCommand
+
+    frames = {"now": table(0)}
+    calibrator = TableCalibrator(lambda: frames["now"], lambda: Unsure(ROLL), tmp_path / "table",
+                                 certain=certain)
+    calibrator.take_empty()
+    frames["now"] = roll_photo(1)
+    with pytest.raises(BadCommand, match="the dice read 1 3 5, you typed 2 3 5"):
+        calibrator.take_roll("3 5 2")
+    assert [d["text"] for d in calibrator.state()["refused"]["dice"]] == [
+        f"red 3{marked}", f"red 5{marked}", f"cream 1{marked}"]
