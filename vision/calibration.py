@@ -408,20 +408,18 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
     spots += [p for i, p in places.items() if i not in unlike
               and not any(s.covers(p.cx, p.cy, p.side) for s in spots)]  # found again in the roll photo
 
-    def as_read(i: int) -> Die:  # a die of the roll as the reader read it, for the player to check by
-        f, (value, kind) = found[i], face_value(read[i])
-        box = frame_box(f.cx, f.cy, f.w, f.h, roll.shape)
-        return Die(value, kind, COLOURS[int(colour_p[i].argmax())], box,
-                   confidence(float(face_p[i].max()), reader.sure))
+    def seen() -> list[Die]:  # the roll's dice as the reader read them, for the player to check a refusal by
+        return [Die(*face_value(read[i]), COLOURS[int(colour_p[i].argmax())],
+                    frame_box(found[i].cx, found[i].cy, found[i].w, found[i].h, roll.shape),
+                    confidence(float(face_p[i].max()), reader.sure)) for i in sorted(unlike)]
 
-    seen = [as_read(i) for i in sorted(unlike)]
     if len(unlike) != len(values):
-        raise _count_error(len(unlike), len(values), seen)
+        raise _count_error(len(unlike), len(values), seen())
     typed = as_typed(face_p, colour_p, unlike, list(zip(values, names, strict=True)), bar)
     if typed is None:
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
-                               "check the values you typed, or roll again", seen)
+                               "check the values you typed, or roll again", seen())
     d6 = d6_sizes([(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike])
     dice = sorted((CalibratedDie(typed[i], COLOURS[int(colour_p[i].argmax())], places[i],
                                  signature=tuple(float(p) for p in colour_p[i]),

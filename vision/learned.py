@@ -292,15 +292,19 @@ def confidence(p: float, sure: float | None) -> float:
     return SURE + (1.0 - SURE) * (p - sure) / max(1.0 - sure, 1e-9)
 
 
-def game_colour(colour_p: np.ndarray, colours: Sequence[str]) -> str | None:
-    """The likeliest of the game's colour names (`colours`: those its sets of dice go by) for a die with these
-    colour probabilities (one per COLOURS): a game's dice are of its sets' colours, so a cream die the reader
-    finds a little likelier white is "cream" where the game has a cream set and no white one. None where
-    the game names no colours, or one the reader cannot name (its dice would be forced into another's)."""
-    known = [COLOURS.index(c) for c in dict.fromkeys(colours) if c in COLOURS]
-    if not known or len(known) < len(set(colours)):
-        return None
-    return COLOURS[max(known, key=lambda c: colour_p[c])]
+def game_palette(colours: Sequence[str]) -> tuple[int, ...]:
+    """The COLOURS indices of the colour names the game's sets of dice go by (`colours`), which `game_colour`
+    names dice among; none where the game names no colours, or one the reader cannot name (its dice would be
+    forced into another's). Once a frame, not once a die."""
+    known = tuple(COLOURS.index(c) for c in dict.fromkeys(colours) if c in COLOURS)
+    return known if len(known) == len(set(colours)) else ()
+
+
+def game_colour(colour_p: np.ndarray, palette: Sequence[int]) -> str | None:
+    """The likeliest of the game's colours (`palette`, from `game_palette`) for a die with these colour
+    probabilities (one per COLOURS): a game's dice are of its sets' colours, so a cream die the reader finds
+    a little likelier white is "cream" where the game has a cream set and no white one. None for none."""
+    return COLOURS[max(palette, key=lambda c: colour_p[c])] if palette else None
 
 
 def member_path(classifier: Path, member: int) -> Path:
@@ -499,7 +503,7 @@ class LearnedReader:
         for), None for any: where the small grey die is not among them, no die is read as it (a white d6 in
         a dim room would otherwise read as a grey die, less surely a d6). Without them, the table's
         calibration says whether it may be there: only where its roll held one, as the reader judged it.
-        colours: the colour names the game's sets of dice go by (`game_colour`): without a calibration, a d6
+        colours: the colour names the game's sets of dice go by (`game_palette`): without a calibration, a d6
         is named the likeliest of them, where the reader knows them all."""
         faces = self.faces(frame, die_px, table)
         if table is not None:  # the table's dice: named after the roll's, else among the colours it showed
@@ -507,19 +511,20 @@ class LearnedReader:
                      for _, _, pc, _ in faces]
         else:  # the game's dice: named among its sets' colours, and grey where the small grey die may lie (a
             # grey die taken for a d6 stays grey, so the roll's matching may still take it for the grey die)
-            palette = (*colours, "grey") if colours and (kinds is None or "grey" in kinds) else colours
+            palette = game_palette((*colours, "grey") if colours and (kinds is None or "grey" in kinds)
+                                   else colours)
             names = [game_colour(pc, palette) for _, _, pc, _ in faces]
         d6 = d6_sizes(faces)
         grey_die = "grey" in kinds if kinds is not None else table is None or table.may_hold_grey
         dice = []
         for (f, value, pc, p), named in zip(faces, names, strict=True):
-            box = frame_box(f.cx, f.cy, f.w, f.h, frame.shape)
-            if not value.isdigit():
-                dice.append(Die(value, "treehouse", "black", box, confidence(p, self.sure)))
+            box, (face, kind) = frame_box(f.cx, f.cy, f.w, f.h, frame.shape), face_value(value)
+            if kind == "treehouse":
+                dice.append(Die(face, kind, "black", box, confidence(p, self.sure)))
                 continue
             kind, p_kind = self.kind_of(f, value, pc, d6, grey_die)
             colour = "grey" if kind == "grey" else named or COLOURS[int(pc.argmax())]
-            dice.append(Die(int(value), kind, colour, box, confidence(p * p_kind, self.sure)))
+            dice.append(Die(face, kind, colour, box, confidence(p * p_kind, self.sure)))
         return dice
 
 

@@ -483,14 +483,15 @@ def test_names_of_dice_showing_one_value_go_where_the_reader_finds_them_likelies
 
 
 def test_without_a_calibration_dice_are_named_among_the_games_colours_where_the_reader_knows_them_all():
-    from vision.learned import game_colour
+    from vision.learned import game_colour, game_palette
 
     creamy = np.full(len(COLOURS), 0.01)
     creamy[COLOURS.index("white")], creamy[COLOURS.index("cream")] = 0.5, 0.4  # a little likelier white
-    assert game_colour(creamy, ()) is None  # the game names no colours: the reader's own name
-    assert game_colour(creamy, ("cream", "red")) == "cream"  # the game has a cream set, no white one
-    assert game_colour(creamy, ("white", "cream", "red")) == "white"
-    assert game_colour(creamy, ("cream", "clear")) is None  # a set the reader cannot name: no forcing
+    assert game_colour(creamy, game_palette(())) is None  # the game names no colours: the reader's own name
+    assert game_colour(creamy, game_palette(("cream", "red"))) == "cream"  # a cream set, no white one
+    assert game_colour(creamy, game_palette(("white", "cream", "red"))) == "white"
+    assert game_palette(("cream", "clear")) == ()  # a set the reader cannot name: no forcing
+    assert game_colour(creamy, game_palette(("cream", "clear"))) is None
 
     class Creamy(Double):  # finds the cream die a little likelier white
         def classify(self, frame, found):
