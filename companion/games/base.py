@@ -194,8 +194,9 @@ class Game(ABC):
         return {}
 
     def dice_colours(self, state: State) -> list[str]:
-        """The colour names this game asks for dice by (`DieRequest.colour`), for the camera's calibration:
-        the players name their sets so. None by default (the game tells no dice apart by colour)."""
+        """The colour names this game asks for dice by (`DieRequest.colour`): the players name their sets so
+        when they calibrate the camera, and the camera names each die among them where it knows them all
+        (`companion.table.PendingRoll`). None by default (the game tells no dice apart by colour)."""
         return []
 
 
