@@ -11,8 +11,9 @@ their values typed by the player. From them it learns
 - `die_px`: the d6's top-face side in px, the median of the found dice's box sides; the learned
   reader's working scale follows it;
 - `work_px`: their side at the scale the roll read as typed: the reader's own (`working_scale`) when
-  it does, otherwise the first of looks `CLOSER` times closer each that does (dice read less well
-  than they could at the reader's own scale on some tables); later frames are looked at there;
+  it does, otherwise the first of looks `CLOSER` times closer each, then farther each, that does
+  (`other_scales`: dice read less well than they could at the reader's own scale on some tables);
+  later frames are looked at there;
 - each die's body colour (`dice`): its name, the one the player typed with its value or else the one the
   reader gives, and the reader's colour probabilities for it (`signature`). Later dice are named after
   the calibration die whose signature is nearest (`TableCalibration.name_of`): the table's dice are the
@@ -52,6 +53,7 @@ from vision.errors import VisionError
 from vision.learned import (
     COLOURS,
     CONTEXT,
+    SMALL_DIE,
     VALUES,
     Found,
     confidence,
@@ -72,7 +74,7 @@ VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
 NAME_CHARS = 24  # the longest colour name a player may type, characters
 ORDERED = 6  # dice showing one value whose typed names are put in the likeliest order: 720 orders at most
-CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (to the closest)
+CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (or farther)
 
 
 class CalibrationError(VisionError, ValueError):
@@ -348,9 +350,9 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
     table, not dice: they join the spots. The others are the roll's dice. Both photos are looked at the
     scale the reader would read the roll at, and where the roll does not read as typed there, at
-    closer ones (`CLOSER`), until it does. Where it reads as typed at none, the dice the reader is unsure
-    of (below its sure bar, which the table would ask the player about) show the typed values
-    (`as_typed`), at the first of those scales where the dice it is sure of read as typed.
+    closer ones, then farther ones (`other_scales`), until it does. Where it reads as typed at none, the
+    dice the reader is unsure of (below its sure bar, which the table would ask the player about) show the
+    typed values (`as_typed`), at the first of those scales where the dice it is sure of read as typed.
     Raises CalibrationError with a sentence for the player when the photos differ in size, when there
     are more or fewer dice than values were typed, when a die the reader is sure of reads otherwise than
     typed, or when the empty table changed between the photos as much as under a die (at every scale:
@@ -365,21 +367,17 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if empty.shape != roll.shape:
         raise CalibrationError(f"the empty photo is {empty.shape[1]}x{empty.shape[0]} px and the roll "
                                f"{roll.shape[1]}x{roll.shape[0]}: take both with the same camera")
-    scale, found = reader.scaled_detect(roll)  # as the reader reads the roll by itself
+    own, found = reader.scaled_detect(roll)  # as the reader reads the roll by itself
     if not found:
         raise _count_error(0, len(values))
-    _, closest = look_scales(roll.shape)
-    refused, looks = None, [(scale, found)]
-    while True:  # then closer looks, until the roll reads as typed
+    refused, looks = None, []
+    for scale in other_scales(own, roll.shape, max(max(f.w, f.h) for f in found)):
+        found = found if not looks else reader.detect_at(roll, scale)
+        looks.append((scale, found))
         try:
             return _named(_learn_at(reader, empty, roll, values, names, scale, found, 0.0), values, names)
         except CalibrationError as err:
             refused = refused or err  # the sentence of the reader's own scale
-        if scale >= closest:
-            break
-        scale = min(closest, scale * CLOSER)
-        found = reader.detect_at(roll, scale)
-        looks.append((scale, found))
     if reader.sure is not None:  # read as typed at no scale: the dice it is unsure of show the typed values
         for scale, found in looks:
             try:
@@ -388,6 +386,24 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
             except CalibrationError:
                 pass
     raise refused
+
+
+def other_scales(scale: float, shape: tuple[int, ...], die_px: float) -> list[float]:
+    """The scales a calibration roll is looked at until it reads as typed: the reader's own (`scale`), then
+    `CLOSER` times closer each up to the closest look, then as many times farther while a die `die_px`
+    across in the frame stays at least SMALL_DIE px there (the detector finds a die's pips where it looks
+    close, and the die where it looks farther, on some tables; the typed values tell which reads right).
+    `learn_table` gives the largest find's side: farther than that, all it found is smaller than a die the
+    reader looks for, whereas their median may be a speck's or a pip's (which set the reader's own scale)."""
+    _, closest = look_scales(shape)
+    scales = [scale]
+    while scales[-1] < closest:
+        scales.append(min(closest, scales[-1] * CLOSER))
+    farther = scale / CLOSER
+    while die_px * farther >= SMALL_DIE:
+        scales.append(farther)
+        farther /= CLOSER
+    return scales
 
 
 def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int],

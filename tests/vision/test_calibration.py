@@ -23,6 +23,7 @@ from vision.calibration import (
     difference,
     learn_table,
     load_table,
+    other_scales,
 )
 from vision.learned import COLOURS, VALUES, Found, LearnedReader
 
@@ -81,10 +82,10 @@ def put(photo: np.ndarray, x: int, y: int, colour: str, side: int = SIDE) -> np.
 ROLL = {(100, 100): (3, "red"), (300, 120): (5, "red"), (500, 200): (1, "cream")}
 
 
-def roll_photo(seed: int = 1, noise: float = 3.0, dice=ROLL, **kw) -> np.ndarray:
+def roll_photo(seed: int = 1, noise: float = 3.0, dice=ROLL, side: int = SIDE, **kw) -> np.ndarray:
     photo = table(seed, noise, **kw)
     for (x, y), (_, colour) in dice.items():
-        photo = put(photo, x, y, colour)
+        photo = put(photo, x, y, colour, side)
     return photo
 
 
@@ -228,6 +229,32 @@ def test_a_roll_that_does_not_read_as_typed_is_looked_at_again_closer_and_read_t
     reader.truth = {(500, 200): (4, "cream")}
     assert [d.value for d in reader.read(roll_photo(7, dice=reader.truth), table=cal)] == [4]
     assert reader.scales == [pytest.approx(0.75)]
+
+
+def test_a_roll_that_reads_as_typed_at_no_closer_scale_is_looked_at_farther_and_read_there_later():
+    big = {(150, 150): (3, "red"), (300, 150): (5, "red"), (450, 300): (1, "cream")}  # 60 px: 30 at 0.5
+
+    class NearSighted(Double):  # sees only the cream die's pip unless the frame is looked at 0.34 or farther
+        def detect_at(self, frame, scale):
+            found = super().detect_at(frame, scale)
+            if not any(math.hypot(f.cx - 450, f.cy - 300) < 8 for f in found):
+                return found  # no die there (the empty table)
+            side = 60.0 if scale <= 0.34 else 8.0
+            others = [f for f in found if math.hypot(f.cx - 450, f.cy - 300) > 8]
+            return [*others, Found(450, 300, side, side, 0.9)]
+
+    reader = NearSighted(big)
+    cal = learn_table(reader, table(0), roll_photo(1, dice=big, side=60), [3, 5, 1])
+    assert cal.colours == ["red", "red", "cream"]
+    assert reader.scales[0] == 0.5
+    assert sorted(set(reader.scales)) == pytest.approx([0.5 / 1.5, 0.5, 0.75, 1.0])
+    assert cal.work_px == pytest.approx(cal.die_px * 0.5 / 1.5)  # closer up to 1, then 1.5 times farther
+    reader.scales.clear()
+    reader.truth = {(450, 300): (4, "cream")}
+    assert [d.value for d in reader.read(roll_photo(7, dice=reader.truth, side=60), table=cal)] == [4]
+    assert reader.scales == [pytest.approx(0.5 / 1.5)]
+    assert other_scales(0.5, (480, 640), 60.0) == pytest.approx([0.5, 0.75, 1.0, 0.5 / 1.5, 0.5 / 1.5 ** 2])
+    assert other_scales(0.5, (480, 640), 30.0) == pytest.approx([0.5, 0.75, 1.0])  # 10 px dice: too small
 
 
 def test_the_roll_is_read_once_at_the_scale_the_reader_chose_for_it_by_itself():
