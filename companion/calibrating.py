@@ -82,16 +82,26 @@ def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     return _photo(boxed_roll(frame, table), roll_labels(frame, table))
 
 
-def refused_photo(frame: np.ndarray, dice: Any, certain: float = Settings.confidence_threshold
-                  ) -> RollPhoto | None:
-    """A roll the calibration refused, with each die it counted boxed and read (`CalibrationError.dice`: "red
-    5", and "?" where it is less sure than `certain`, the table's confidence threshold): the host sees which
-    die the camera missed, or read otherwise, or found where there is none."""
+def refused_labels(dice: Any, certain: float) -> tuple[tuple[tuple[int, int, int, int], str], ...]:
+    """Each die a refused calibration roll counted (`CalibrationError.dice`): its box (x1, y1, x2, y2 px)
+    and what it read ("red 5"; "red 5?" where less sure than `certain`, the table's confidence threshold)."""
+    return tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= certain else "?"))
+                 for die in dice)
+
+
+def boxed_refusal(frame: np.ndarray, dice: Any, certain: float, words: bool = False) -> np.ndarray:
+    """A refused calibration roll with each die it counted boxed, and with `words` what it read over each
+    (`refused_labels`; for the command line, where no page writes them)."""
     from vision.drawing import annotate
 
-    labels = tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= certain else "?"))
-                   for die in dice)
-    return _photo(annotate(frame, dice, labels=False), labels)
+    return annotate(frame, dice, labels=words, words=[text for _, text in refused_labels(dice, certain)])
+
+
+def refused_photo(frame: np.ndarray, dice: Any, certain: float = Settings.confidence_threshold
+                  ) -> RollPhoto | None:
+    """A roll the calibration refused, with each die it counted boxed and read (`refused_labels`): the host
+    sees which die the camera missed, or read otherwise, or found where there is none."""
+    return _photo(boxed_refusal(frame, dice, certain), refused_labels(dice, certain))
 
 
 def _photo(boxed: np.ndarray, labels: tuple[tuple[tuple[int, int, int, int], str], ...]) -> RollPhoto | None:

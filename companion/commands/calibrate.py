@@ -134,12 +134,13 @@ def capture_table(source, empty=None, roll=None, values: tuple[list[int], list[s
 
 
 ROLL_PHOTO = "roll.jpg"  # beside the calibration: the roll it was learned from, each die named
+REFUSED_PHOTO = "refused.jpg"  # beside it: the last roll refused, each die it counted boxed and read
 
 
 def run_table(args) -> int:
     import cv2
 
-    from companion.calibrating import boxed_roll
+    from companion.calibrating import boxed_refusal, boxed_roll
     from companion.settings import save_atomically
     from vision.calibration import CalibrationError, learn_table
     from vision.errors import VisionError
@@ -164,14 +165,25 @@ def run_table(args) -> int:
                 empty, roll, values = capture_table(source, empty, roll, values)
         elif values is None:
             empty, roll, values = capture_table(None, empty, roll, None)
-        table = learn_table(reader, empty, roll, *values)
-    except (VisionError, CalibrationError) as err:
+    except VisionError as err:
         raise CommandError(str(err)) from None
     except EOFError:
         raise CommandError("calibration needs a person at the keyboard, "
                            "or --empty, --roll and --values") from None
     folder = Path(settings.data_dir) / "table"
+    refused = folder / REFUSED_PHOTO
+    try:
+        table = learn_table(reader, empty, roll, *values)
+    except CalibrationError as err:  # the dice it counted, if any, for the player to see what to change
+        where = ""
+        if err.dice:
+            folder.mkdir(parents=True, exist_ok=True)
+            seen = boxed_refusal(roll, err.dice, settings.confidence_threshold, words=True)
+            if cv2.imwrite(str(refused), seen):
+                where = f"\nthat roll, as the camera read it (? where unsure): {refused}"
+        raise CommandError(f"{err}{where}") from None
     table.save(folder, save_atomically)
+    refused.unlink(missing_ok=True)
     print(f"learned: {table.describe()}")
     print(f"saved in {folder}")
     photo = folder / ROLL_PHOTO

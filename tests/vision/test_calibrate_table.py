@@ -15,7 +15,7 @@ import pytest
 from companion.cli import main
 from companion.commands.calibrate import capture_table
 from companion.settings import Settings
-from tests.vision.test_calibration import ROLL, Double, put, roll_photo, table
+from tests.vision.test_calibration import ROLL, SIDE, Double, put, roll_photo, table
 from vision.calibration import load_table
 from vision.dice import read_dice
 from vision.learned import COLOURS, LearnedReader
@@ -68,8 +68,19 @@ def test_calibrate_table_from_photos_prints_what_it_learned_and_saves_it(tmp_pat
 def test_calibrate_table_says_how_many_dice_it_found_when_the_count_is_wrong(tmp_path, learned, photos,
                                                                              capsys):
     assert calibrate(tmp_path / "data", photos, values="3 5 1 2") == 2
-    assert "found 3 dice, you typed 4 values" in capsys.readouterr().err
-    assert not (tmp_path / "data" / "table").exists()  # nothing half-learned is saved
+    err = capsys.readouterr().err
+    assert "found 3 dice, you typed 4 values" in err
+    folder = tmp_path / "data" / "table"
+    assert load_table(folder) is None and not (folder / "calibration.json").exists()  # nothing half-learned
+    counted = folder / "refused.jpg"  # what the camera counted, each die boxed and read, for the player
+    assert f"that roll, as the camera read it (? where unsure): {counted}" in err
+    roll, boxed = cv2.imread(str(photos["roll"])), cv2.imread(str(counted))
+    for x, y in ROLL:  # boxed round each of the three dice it counted
+        ring = (slice(y - SIDE // 2 - 3, y + SIDE // 2 + 3), slice(x - SIDE // 2 - 3, x + SIDE // 2 + 3))
+        assert np.abs(boxed[ring].astype(int) - roll[ring]).max() > 100
+    assert np.abs(boxed[:20, :20].astype(int) - roll[:20, :20]).max() < 40  # a JPEG's noise there
+    assert calibrate(tmp_path / "data", photos) == 0  # typed right: learned, and the refused roll is gone
+    assert load_table(folder) is not None and not counted.exists()
 
 
 @pytest.mark.parametrize("values", ["five 3 1", "3 5 9", "3 5 1b", ""])
