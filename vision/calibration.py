@@ -12,7 +12,7 @@ their values typed by the player. From them it learns
   reader's working scale follows it;
 - `work_px`: their side at the scale the roll read as typed: the reader's own (`working_scale`) when
   it does, otherwise the first of looks `CLOSER` times closer each, then farther each, that does
-  (`other_scales`: dice read less well than they could at the reader's own scale on some tables);
+  (`roll_scales`: dice read less well than they could at the reader's own scale on some tables);
   later frames are looked at there;
 - each die's body colour (`dice`): its name, the one the player typed with its value or else the one the
   reader gives, and the reader's colour probabilities for it (`signature`). Later dice are named after
@@ -350,7 +350,7 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     little as the plain table does (below the widest gap, see `_unlike_the_empty_table`) are the empty
     table, not dice: they join the spots. The others are the roll's dice. Both photos are looked at the
     scale the reader would read the roll at, and where the roll does not read as typed there, at
-    closer ones, then farther ones (`other_scales`), until it does. Where it reads as typed at none, the
+    closer ones, then farther ones (`roll_scales`), until it does. Where it reads as typed at none, the
     dice the reader is unsure of (below its sure bar, which the table would ask the player about) show the
     typed values (`as_typed`), at the first of those scales where the dice it is sure of read as typed.
     Raises CalibrationError with a sentence for the player when the photos differ in size, when there
@@ -371,8 +371,8 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if not found:
         raise _count_error(0, len(values))
     refused, looks = None, []
-    for scale in other_scales(own, roll.shape, max(max(f.w, f.h) for f in found)):
-        found = found if not looks else reader.detect_at(roll, scale)
+    for scale in roll_scales(own, roll.shape, max(max(f.w, f.h) for f in found)):
+        found = reader.detect_at(roll, scale) if looks else found  # the reader's own look is taken
         looks.append((scale, found))
         try:
             return _named(_learn_at(reader, empty, roll, values, names, scale, found, 0.0), values, names)
@@ -388,7 +388,7 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     raise refused
 
 
-def other_scales(scale: float, shape: tuple[int, ...], die_px: float) -> list[float]:
+def roll_scales(scale: float, shape: tuple[int, ...], die_px: float) -> list[float]:
     """The scales a calibration roll is looked at until it reads as typed: the reader's own (`scale`), then
     `CLOSER` times closer each up to the closest look, then as many times farther while a die `die_px`
     across in the frame stays at least SMALL_DIE px there (the detector finds a die's pips where it looks

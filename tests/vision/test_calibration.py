@@ -23,7 +23,7 @@ from vision.calibration import (
     difference,
     learn_table,
     load_table,
-    other_scales,
+    roll_scales,
 )
 from vision.learned import COLOURS, VALUES, Found, LearnedReader
 
@@ -253,8 +253,8 @@ def test_a_roll_that_reads_as_typed_at_no_closer_scale_is_looked_at_farther_and_
     reader.truth = {(450, 300): (4, "cream")}
     assert [d.value for d in reader.read(roll_photo(7, dice=reader.truth, side=60), table=cal)] == [4]
     assert reader.scales == [pytest.approx(0.5 / 1.5)]
-    assert other_scales(0.5, (480, 640), 60.0) == pytest.approx([0.5, 0.75, 1.0, 0.5 / 1.5, 0.5 / 1.5 ** 2])
-    assert other_scales(0.5, (480, 640), 30.0) == pytest.approx([0.5, 0.75, 1.0])  # 10 px dice: too small
+    assert roll_scales(0.5, (480, 640), 60.0) == pytest.approx([0.5, 0.75, 1.0, 0.5 / 1.5, 0.5 / 1.5 ** 2])
+    assert roll_scales(0.5, (480, 640), 30.0) == pytest.approx([0.5, 0.75, 1.0])  # 10 px dice: too small
 
 
 def test_the_roll_is_read_once_at_the_scale_the_reader_chose_for_it_by_itself():
