@@ -36,9 +36,9 @@ class TrayParts:
 
     frame: Callable[[], np.ndarray | None]  # the camera's next frame (BGR), None if it has vanished
     settled: Callable[[np.ndarray, float], bool]  # (frame, ms) -> the tray holds dice at rest
-    # dice as dicts (value, kind, colour, box, confidence), from a frame, the kinds the roll asks for and
-    # the colour names the game's sets go by
-    read: Callable[[np.ndarray, frozenset[str], tuple[str, ...]], list[dict[str, Any]]]
+    # dice as dicts (value, kind, colour, box, confidence), from a frame, the kinds the roll asks for, the
+    # colour names the game's sets go by and how many dice the roll holds
+    read: Callable[[np.ndarray, frozenset[str], tuple[str, ...], int], list[dict[str, Any]]]
     annotate: Callable[[np.ndarray, list[dict[str, Any]]], np.ndarray]
     thrower: Thrower | None = None  # the synthetic camera, which throws dice when a roll is asked for
     paused: Callable[[], bool] = lambda: False  # True while the host calibrates: the tray is not a game's
@@ -98,7 +98,7 @@ class TrayWatcher:
         self._armed = False
         started = time.perf_counter()
         try:
-            dice = self.parts.read(frame, frozenset(d.kind for d in request.dice), colours)
+            dice = self.parts.read(frame, frozenset(d.kind for d in request.dice), colours, len(request.dice))
         except Exception as err:  # a reader bug must not stop the table: ask a person instead
             log.exception("the dice reader failed")
             self.error = f"the dice reader failed: {err}"

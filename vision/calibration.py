@@ -11,7 +11,7 @@ their values typed by the player. From them it learns
 - `die_px`: the d6's top-face side in px, the median of the found dice's box sides; the learned
   reader's working scale follows it;
 - `work_px`: their side at the scale the roll read as typed: the reader's own (`working_scale`) when
-  it does, otherwise the first of looks `CLOSER` times closer each, then farther each, that does
+  it does, otherwise the first of looks closer each, then farther each, that does
   (`roll_scales`: dice read less well than they could at the reader's own scale on some tables);
   later frames are looked at there;
 - each die's body colour (`dice`): its name, the one the player typed with its value or else the one the
@@ -53,14 +53,13 @@ from vision.errors import VisionError
 from vision.learned import (
     COLOURS,
     CONTEXT,
-    SMALL_DIE,
     VALUES,
     Found,
     confidence,
     d6_sizes,
     face_value,
     frame_box,
-    look_scales,
+    roll_scales,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +73,6 @@ VERSION = 1
 LOOK_PX = 24  # crops are compared at this side, px: enough to see a die's edges and pips
 NAME_CHARS = 24  # the longest colour name a player may type, characters
 ORDERED = 6  # dice showing one value whose typed names are put in the likeliest order: 720 orders at most
-CLOSER = 1.5  # a roll that does not read as typed is looked at again this many times closer (or farther)
 
 
 class CalibrationError(VisionError, ValueError):
@@ -386,24 +384,6 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
             except CalibrationError:
                 pass
     raise refused
-
-
-def roll_scales(scale: float, shape: tuple[int, ...], die_px: float) -> list[float]:
-    """The scales a calibration roll is looked at until it reads as typed: the reader's own (`scale`), then
-    `CLOSER` times closer each up to the closest look, then as many times farther while a die `die_px`
-    across in the frame stays at least SMALL_DIE px there (the detector finds a die's pips where it looks
-    close, and the die where it looks farther, on some tables; the typed values tell which reads right).
-    `learn_table` gives the largest find's side: farther than that, all it found is smaller than a die the
-    reader looks for, whereas their median may be a speck's or a pip's (which set the reader's own scale)."""
-    _, closest = look_scales(shape)
-    scales = [scale]
-    while scales[-1] < closest:
-        scales.append(min(closest, scales[-1] * CLOSER))
-    farther = scale / CLOSER
-    while die_px * farther >= SMALL_DIE:
-        scales.append(farther)
-        farther /= CLOSER
-    return scales
 
 
 def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values: list[int],

@@ -5,6 +5,7 @@
     print(reader.name)                          # "learned, calibrated", "learned", "rules", ...
     dice = reader.read(frame)                   # list of vision.die.Die
     dice = reader.read(frame, {"d6"}, ("red", "yellow"))  # d6s alone may lie there, red or yellow
+    dice = reader.read(frame, {"d6"}, ("red", "yellow"), 2)  # and the roll holds two of them
 
 "learned" is `vision.learned.LearnedReader` with the calibration in DATA/table/ when there is one
 (`vision.calibration`); "rules" is the rule-tuned `vision.dice.read_dice`, with the Treehouse faces.
@@ -32,11 +33,12 @@ READERS = ("learned", "rules")
 @dataclass(frozen=True)
 class DiceReader:
     """A chosen reader: its name for logs and status, how it reads a BGR frame (and the kinds of dice that
-    may lie there, None for any, and the colour names the game's sets go by: `LearnedReader.read`'s
-    `kinds` and `colours`; the rules take no notice), and the calibration."""
+    may lie there, None for any, the colour names the game's sets go by, and how many dice the roll holds,
+    None when unknown: `LearnedReader.read`'s `kinds`, `colours` and `count`; the rules take no notice), and
+    the calibration."""
 
     name: str
-    read: Callable[[np.ndarray, Collection[str] | None, Sequence[str]], list[Die]]
+    read: Callable[[np.ndarray, Collection[str] | None, Sequence[str], int | None], list[Die]]
     table: TableCalibration | None = None
 
 
@@ -62,7 +64,7 @@ def open_reader(choice: str = "learned", data: Path | None = None, treehouse=Non
             why = " (the learned reader's models are not in vision/data/)"
     from vision.dice import read_dice
 
-    def read_by_rules(frame: np.ndarray, kinds=None, colours=()) -> list[Die]:  # they take no notice of them
+    def read_by_rules(frame: np.ndarray, kinds=None, colours=(), count=None) -> list[Die]:  # no notice taken
         return read_dice(frame, treehouse=treehouse)
 
     return DiceReader("rules" + why, read_by_rules)
@@ -73,9 +75,9 @@ def _learned(learned, data: Path | None) -> DiceReader:
 
     table = load_table(Path(data) / "table") if data is not None else None
 
-    def read(frame: np.ndarray, kinds: Collection[str] | None = None, colours: Sequence[str] = ()
-             ) -> list[Die]:
-        return learned.read(frame, table=table, kinds=kinds, colours=colours)
+    def read(frame: np.ndarray, kinds: Collection[str] | None = None, colours: Sequence[str] = (),
+             count: int | None = None) -> list[Die]:
+        return learned.read(frame, table=table, kinds=kinds, colours=colours, count=count)
 
     return DiceReader("learned" if table is None else f"learned, calibrated (a die {table.die_px:.0f} px)",
                       read, table)

@@ -117,10 +117,11 @@ class Companion:
             seen["number"] = shot.number
             return shot.image
 
-        def read(image, kinds=None, colours=()):
+        def read(image, kinds=None, colours=(), count=None):
             """The dice in the frame as dicts; `kinds`: those the pending roll asks for (None: any);
-            `colours`: the names the game's sets of dice go by (none: any the reader knows)."""
-            return [die.to_json() for die in self.reader.read(image, kinds, colours)]
+            `colours`: the names the game's sets of dice go by (none: any the reader knows); `count`: how
+            many dice the pending roll holds (None: unknown)."""
+            return [die.to_json() for die in self.reader.read(image, kinds, colours, count)]
 
         # a still tray holds dice when the reader that will read them sees some (asked before the empty tray
         # is known): `read` reads with the calibrated reader once the host calibrates

@@ -37,8 +37,8 @@ def rig():
     settle, thrower, reads = StillAfter(), Thrower(), []
     frame = np.zeros((48, 64, 3), np.uint8)
 
-    def read(image, kinds, colours):
-        reads.append((image, kinds, colours))
+    def read(image, kinds, colours, count):
+        reads.append((image, kinds, colours, count))
         return [{"value": 5, "kind": "d6", "colour": "white", "box": [1, 1, 9, 9], "confidence": 0.99}]
 
     parts = TrayParts(frame=lambda: frame, settled=settle.update, read=read, annotate=lambda f, d: f,
@@ -62,8 +62,18 @@ def test_a_settled_tray_is_read_once_and_proposed_with_its_photo(rig):
     settle.still = True
     assert watcher.step(50)
     assert not watcher.step(100)
-    assert len(reads) == 1 and reads[0][1:] == ({"d6"}, ())  # the roll asks for d6s alone, by no colour
+    assert len(reads) == 1 and reads[0][1:] == ({"d6"}, (), 1)  # the roll asks for one d6, by no colour
     assert table.proposal.values == [5] and table.photo.startswith(b"\xff\xd8")
+
+
+def test_the_reader_is_told_how_many_dice_the_roll_holds(rig):
+    session, table, token, settle, thrower, reads, watcher = rig
+    session.act(table.id, table.version, {"type": "bet", "dice": 2}, token)
+    watcher.step(0)
+    watcher.step(25)
+    settle.still = True
+    assert watcher.step(50)
+    assert reads[0][1:] == ({"d6"}, (), 2)  # two d6s: where it reads otherwise, it looks at other scales
 
 
 def test_a_new_settle_or_retry_reads_again(rig):
@@ -127,7 +137,7 @@ def test_a_vanished_camera_is_reported_not_fatal(rig):
 def test_a_reader_crash_asks_a_person(rig):
     session, table, token, settle, thrower, reads, watcher = rig
 
-    def broken(frame, kinds, colours):
+    def broken(frame, kinds, colours, count):
         raise RuntimeError("boom")
 
     watcher.parts.read = broken

@@ -256,9 +256,9 @@ def test_read_reads_as_a_games_roll_is_read_when_told_its_kinds_and_colours(lear
     asked = []
     plain = learned.read
 
-    def read(frame, die_px=None, table=None, kinds=None, colours=()):
+    def read(frame, die_px=None, table=None, kinds=None, colours=(), count=None):
         asked.append((kinds, colours))
-        return plain(frame, die_px, table, kinds, colours)
+        return plain(frame, die_px, table, kinds, colours, count)
 
     learned.read = read
     assert main(["read", str(photos["later"]), "--json", "--reader", "learned"]) == 0

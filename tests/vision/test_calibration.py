@@ -23,9 +23,8 @@ from vision.calibration import (
     difference,
     learn_table,
     load_table,
-    roll_scales,
 )
-from vision.learned import COLOURS, VALUES, Found, LearnedReader
+from vision.learned import COLOURS, VALUES, Found, LearnedReader, roll_scales
 
 TABLE = (90, 120, 150)  # BGR: a brown table
 PAINT = {"red": (40, 40, 200), "cream": (190, 225, 240), "blue": (200, 90, 40)}

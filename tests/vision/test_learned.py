@@ -16,10 +16,12 @@ import pytest
 from vision import diceset
 from vision.learned import (
     CLASSIFIER,
+    COLOURS,
     CROP,
     MAX_LONG,
     SMALL_DIE,
     STRIDE,
+    VALUES,
     WORK_DIE,
     Found,
     LearnedReader,
@@ -872,3 +874,49 @@ def test_reading_a_roll_with_the_learned_reader_never_loads_the_rules():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parents[2]).stdout.splitlines()
     assert out == ["learned [4]", "[]"]
+
+
+class _Counted(_Looks):
+    """`_Looks` whose dice read as sure 5s; `dice_at(scale)` says how many it finds at each scale."""
+
+    sure = 0.9
+
+    def __init__(self, die: float, dice_at):
+        super().__init__(die)
+        self.dice_at = dice_at
+
+    def detect_at(self, frame, scale):
+        self.scales.append(scale)
+        return [Found(100 + 200 * k, 100, self.die, self.die, 0.9) for k in range(self.dice_at(scale))]
+
+    def classify(self, frame, found, no_die=None):
+        faces = np.zeros((len(found), len(VALUES)), np.float32)
+        faces[:, VALUES.index("5")] = 0.95
+        return faces, np.full((len(found), len(COLOURS)), 1 / len(COLOURS), np.float32)
+
+
+def test_a_roll_read_as_another_number_of_dice_than_it_holds_is_read_at_the_scales_round_it():
+    frame = np.zeros((720, 1280, 3), np.uint8)  # 120 px dice: the first look's 0.25 reads them at 30 px
+    far = _Counted(120, lambda scale: 3 if scale < 0.2 else 2)  # the third die only 1.5 times farther
+    assert len(far.read(frame)) == 2 and far.scales == [0.25]  # without the count, one look
+    far.scales.clear()
+    assert len(far.read(frame, count=3)) == 3
+    assert far.scales == pytest.approx([0.25, 0.375, 0.5625, 0.75, 0.25 / 1.5])  # closer, then farther
+    fits = _Counted(120, lambda scale: 2)
+    assert len(fits.read(frame, count=2)) == 2 and fits.scales == [0.25]  # as many as it holds: one look
+    unsure = _Counted(120, lambda scale: 2)
+    unsure.sure = 0.99  # each die below the sure bar: looked at round it, the reader's own kept on ties
+    assert len(unsure.read(frame, count=2)) == 2 and len(unsure.scales) == 6
+
+
+def test_the_committed_reader_told_how_many_dice_a_roll_holds_finds_the_one_it_missed():
+    from vision.colour_bench import FIRST_SEED, Table
+
+    rng = np.random.default_rng(FIRST_SEED + 4)  # a held-out table whose black die shows its red pips
+    at = Table.drawn(rng)
+    at.photo(rng, thrown=False)
+    roll, truth = at.photo(rng)
+    reader = LearnedReader.default()
+    assert sorted(d.value for d in reader.read(roll)) == [1, 5, 5]  # its own scale takes a pip for the die
+    assert sorted(t.value for t in truth) == [1, 3, 5, 5]
+    assert sorted(d.value for d in reader.read(roll, count=4)) == [1, 3, 5, 5]
