@@ -1,9 +1,9 @@
 """`companion read IMAGE... [--json] [--annotate DIR] [--data DIR] [--reader learned|rules] [--kinds KINDS]
-[--colours NAMES]`: read the dice in photos, with the learned reader (and the table's calibration in
-DATA/table/, when --data is given) where its models are in vision/data/, else with the rules; which one reads
-is said on stderr. --kinds and --colours read as a game's roll is read (`vision.learned.LearnedReader.read`):
-the kinds of dice it asks for ("d6": no die is then read as Dice Devils' small grey die) and the colour names
-of the game's sets.
+[--colours NAMES] [--count N]`: read the dice in photos, with the learned reader (and the table's calibration
+in DATA/table/, when --data is given) where its models are in vision/data/, else with the rules; which one
+reads is said on stderr. --kinds, --colours and --count read as a game's roll is read
+(`vision.learned.LearnedReader.read`): the kinds of dice it asks for ("d6": no die is then read as Dice
+Devils' small grey die), the colour names of the game's sets, and how many dice the roll holds.
 
 Each photo is read on its own: one that is missing, a directory, too large, damaged or not an image
 prints its error and the others are still read; the exit status is 1 when any photo failed.
@@ -36,7 +36,16 @@ def add_parser(sub) -> None:
     p.add_argument("--colours", type=_names, default=(), metavar="NAMES",
                    help='the colour names the game\'s sets of dice go by, e.g. "yellow, black": without a '
                         "calibration, a d6 is named the likeliest of them (default: the reader's own names)")
+    p.add_argument("--count", type=_count, metavar="N",
+                   help="how many dice each photo's roll holds: where the reader finds another number, or "
+                        "one unsurely, it looks at the photo at other scales too (default: not known)")
     p.set_defaults(handler=run)
+
+
+def _count(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the number of dice a roll holds, 1 or more: got {text!r}")
+    return int(text)
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -83,7 +92,7 @@ def run(args) -> int:
         try:
             image = load_image(name)
             record["height"], record["width"] = image.shape[:2]
-            dice = reader.read(image, args.kinds, args.colours)
+            dice = reader.read(image, args.kinds, args.colours, args.count)
         except ImageReadError as err:
             record["error"] = str(err)
             failures += 1

@@ -257,17 +257,20 @@ def test_read_reads_as_a_games_roll_is_read_when_told_its_kinds_and_colours(lear
     plain = learned.read
 
     def read(frame, die_px=None, table=None, kinds=None, colours=(), count=None):
-        asked.append((kinds, colours))
+        asked.append((kinds, colours, count))
         return plain(frame, die_px, table, kinds, colours, count)
 
     learned.read = read
     assert main(["read", str(photos["later"]), "--json", "--reader", "learned"]) == 0
     assert main(["read", str(photos["later"]), "--json", "--reader", "learned", "--kinds", "d6, Grey",
-                 "--colours", "Yellow, black"]) == 0
-    assert asked == [(None, ()), ({"d6", "grey"}, ("yellow", "black"))]
+                 "--colours", "Yellow, black", "--count", "2"]) == 0
+    assert asked == [(None, (), None), ({"d6", "grey"}, ("yellow", "black"), 2)]
     dice = [json.loads(line)["dice"] for line in capsys.readouterr().out.splitlines()]
     assert sorted(d["colour"] for d in dice[0]) == ["black", "blue"]  # the reader's own names
     assert sorted(d["colour"] for d in dice[1]) == ["black", "yellow"]  # the blue 6 among the game's colours
     with pytest.raises(SystemExit):
         main(["read", str(photos["later"]), "--kinds", "d20"])
     assert "the kinds are d6, grey, treehouse" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["read", str(photos["later"]), "--count", "none"])
+    assert "the number of dice a roll holds, 1 or more" in capsys.readouterr().err
