@@ -8,8 +8,8 @@ learns the table's calibration from the empty table and one roll of them with ea
 name typed (`vision.calibration`), then throws the same dice `rolls` more times and counts, among the dice
 found, those named in the colour they were drawn in and those of the right kind: by the reader alone, by
 the reader told the game's dice as serve tells it (the kinds its roll asks for: whether the small grey die
-may be there; and the colour names its sets of d6s go by), and with the calibration as well (as serve
-reads). Seeds are fixed: the same models print the same figures.
+may be there; the colour names its sets of d6s go by; and how many dice the roll holds), and with the
+calibration as well (as serve reads). Seeds are fixed: the same models print the same figures.
 """
 
 from __future__ import annotations
@@ -102,12 +102,13 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
             continue
         kinds = {die.kind for die in at.dice}  # as the game's roll asks for them
         colours = tuple(die.colour for die in at.dice if die.kind == "d6")  # as `Game.dice_colours` says
-        ways = [(READERS[0], None, None, ()), (READERS[1], None, kinds, colours),
-                (READERS[2], calibration, kinds, colours)]
+        ways = [(READERS[0], None, None, (), None), (READERS[1], None, kinds, colours, len(at.dice)),
+                (READERS[2], calibration, kinds, colours, len(at.dice))]
         for _ in range(rolls):
             image, truth = at.photo(rng)
-            for name, known, told, named in ways:
-                pairs = found_pairs(reader.read(image, table=known, kinds=told, colours=named), truth)
+            for name, known, told, named, count in ways:
+                pairs = found_pairs(reader.read(image, table=known, kinds=told, colours=named, count=count),
+                                    truth)
                 figures[name][0] += len(pairs)
                 figures[name][1] += sum(t.colour == die.colour for t, die in pairs)
                 figures[name][2] += sum(t.kind == die.kind for t, die in pairs)
