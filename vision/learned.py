@@ -496,9 +496,12 @@ class LearnedReader:
         of the throws (notes s42/count_scale.py)."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
-        scale, found = self.scaled_detect(frame, die_px, table.work_px if table is not None else None)
+        work_px = table.work_px if table is not None else None
+        if count is None or self.sure is None:
+            return self._faces_of(frame, self.detect(frame, die_px, work_px), table)
+        scale, found = self.scaled_detect(frame, die_px, work_px)
         faces = self._faces_of(frame, found, table)
-        if count is None or self.sure is None or not found:
+        if not found:
             return faces
 
         def fit(faces: list[Face]) -> tuple[int, int]:
