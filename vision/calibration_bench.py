@@ -3,8 +3,9 @@
 For each of N seeded rendered tables (wood, felt or plain, with printed text, keys or cables, and dark
 or light printed dots a die's pip across) it takes the empty table and one roll of three d6 of other
 colours, learns the calibration from them with the roll's true values typed (`vision.calibration`),
-then reads `later` further rolls on the same table with and without it. Prints how many calibrations
-were refused (and why), the dice read right and the false dice (found where there is no die), both ways.
+then reads `later` further rolls on the same table without it, with it, and with it told how many dice the
+roll holds (as serve reads a game's roll). Prints how many calibrations were refused (and why), the dice read
+right and the false dice (found where there is no die), each way.
 Seeds and scenes are fixed: the same models print the same figures.
 """
 
@@ -20,6 +21,7 @@ from vision.calibration import CalibrationError, learn_table
 from vision.learned import LearnedReader
 from vision.render import D6_STYLES, DieSpec, TruthDie, background, render_scene
 
+WAYS = ("plain", "calibrated", "calibrated, count")  # each later roll: without, with, and told its count
 NOISE = 2.0  # the camera's noise, grey levels (standard deviation), different in every photo
 
 
@@ -58,7 +60,7 @@ def score(dice, truth: list[TruthDie]) -> tuple[int, int]:
 
 def measure(reader: LearnedReader, tables: int, later: int) -> dict:
     refused: Counter[str] = Counter()
-    figures = {"plain": [0, 0], "calibrated": [0, 0]}
+    figures = {name: [0, 0] for name in WAYS}
     dice = photos = 0
     for seed in range(tables):
         rng = np.random.default_rng(10_000 + seed)
@@ -78,8 +80,9 @@ def measure(reader: LearnedReader, tables: int, later: int) -> dict:
             image = _photo(rng, image)
             dice += len(truth)
             photos += 1
-            for name, known in (("plain", None), ("calibrated", calibration)):
-                right, false = score(reader.read(image, table=known), truth)
+            for name, known, count in zip(WAYS, (None, calibration, calibration), (None, None, len(truth)),
+                                          strict=True):
+                right, false = score(reader.read(image, table=known, count=count), truth)
                 figures[name][0] += right
                 figures[name][1] += false
     return {"tables": tables, "refused": refused, "dice": dice, "photos": photos, **figures}
@@ -108,7 +111,7 @@ def run(args) -> int:
           f"with its values typed")
     print_refused(result["refused"])
     print(f"later photos:         {result['photos']}, {result['dice']} dice")
-    for name in ("plain", "calibrated"):
+    for name in WAYS:
         right, false = result[name]
         share = 100 * right / result["dice"] if result["dice"] else 0.0
         print(f"{name + ':':<21} dice right {right}/{result['dice']} ({share:.1f} %), "

@@ -27,7 +27,8 @@ def test_each_true_die_matches_one_reading_and_readings_off_every_die_are_false(
 
 def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch, capsys):
     result = {"tables": 4, "refused": Counter({"found 4 dice, you typed 3 values": 1}), "dice": 20,
-              "photos": 15, "plain": [18, 30], "calibrated": [18, 2]}
+              "photos": 15, "plain": [18, 30], "calibrated": [18, 2],
+              "calibrated, count": [19, 1]}
     seen = {}
 
     def measure(reader, tables, later):
@@ -42,6 +43,7 @@ def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch,
     assert "calibrations refused: 1" in out and "1 x found 4 dice, you typed 3 values" in out
     assert "plain:                dice right 18/20 (90.0 %), false dice 30 in 15 photos" in out
     assert "calibrated:           dice right 18/20 (90.0 %), false dice 2 in 15 photos" in out
+    assert "calibrated, count:    dice right 19/20 (95.0 %), false dice 1 in 15 photos" in out
 
 
 def test_bench_colours_pairs_each_die_found_with_the_die_it_was_drawn_as():
