@@ -59,7 +59,6 @@ from vision.learned import (
     d6_sizes,
     face_value,
     frame_box,
-    roll_scales,
 )
 
 if TYPE_CHECKING:
@@ -365,12 +364,11 @@ def learn_table(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray,
     if empty.shape != roll.shape:
         raise CalibrationError(f"the empty photo is {empty.shape[1]}x{empty.shape[0]} px and the roll "
                                f"{roll.shape[1]}x{roll.shape[0]}: take both with the same camera")
-    own, found = reader.scaled_detect(roll)  # as the reader reads the roll by itself
-    if not found:
+    own, first = reader.scaled_detect(roll)  # as the reader reads the roll by itself
+    if not first:
         raise _count_error(0, len(values))
     refused, looks = None, []
-    for scale in roll_scales(own, roll.shape, max(max(f.w, f.h) for f in found)):
-        found = reader.detect_at(roll, scale) if looks else found  # the reader's own look is taken
+    for scale, found in reader.looks_round(roll, own, first):
         looks.append((scale, found))
         try:
             return _named(_learn_at(reader, empty, roll, values, names, scale, found, 0.0), values, names)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -496,25 +496,32 @@ class LearnedReader:
         of the throws (notes s42/count_scale.py)."""
         if table is not None:
             die_px = die_px or table.die_px_for(frame)
-        work_px = table.work_px if table is not None else None
+        scale, found = self.scaled_detect(frame, die_px, table.work_px if table is not None else None)
         if count is None or self.sure is None:
-            return self._faces_of(frame, self.detect(frame, die_px, work_px), table)
-        scale, found = self.scaled_detect(frame, die_px, work_px)
-        faces = self._faces_of(frame, found, table)
-        if not found:
-            return faces
+            return self._faces_of(frame, found, table)
 
         def fit(faces: list[Face]) -> tuple[int, int]:
             return -abs(len(faces) - count), sum(p >= self.sure for *_, p in faces)
 
-        best = fit(faces)
-        for another in roll_scales(scale, frame.shape, max(max(f.w, f.h) for f in found))[1:]:
+        faces, best = [], (-math.inf, 0)
+        for _, seen in self.looks_round(frame, scale, found):
+            other = self._faces_of(frame, seen, table)
+            if (better := fit(other)) > best:
+                faces, best = other, better
             if best == (0, count):  # as many dice as the roll holds, each at the sure bar or above
                 break
-            other = self._faces_of(frame, self.detect_at(frame, another), table)
-            if fit(other) > best:
-                faces, best = other, fit(other)
         return faces
+
+    def looks_round(self, frame: np.ndarray, scale: float, found: list[Found]
+                    ) -> Iterator[tuple[float, list[Found]]]:
+        """(scale, the dice found there) at each of `roll_scales` round the reader's own `scale`, where it
+        found `found` (given back, not looked for again), each look taken only when asked for; farther looks
+        go as far as the largest of `found` stays a die the reader looks for. None but the first where
+        nothing was found."""
+        yield scale, found
+        if found:
+            for other in roll_scales(scale, frame.shape, max(max(f.w, f.h) for f in found))[1:]:
+                yield other, self.detect_at(frame, other)
 
     def _faces_of(self, frame: np.ndarray, found: list[Found], table: TableCalibration | None) -> list[Face]:
         """`faces` of the dice found (less those the table's calibration says are its empty spots)."""

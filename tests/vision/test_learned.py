@@ -570,8 +570,8 @@ def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedRead
 
     reader = LearnedReader.__new__(LearnedReader)
     sides = [60.0] + [40.0] * (len(faces) - 1)
-    reader.detect = lambda frame, die_px=None, work_px=None: [Found(80 + 100 * i, 100, s, s, 0.9)
-                                                for i, s in enumerate(sides)]
+    reader.scaled_detect = lambda frame, die_px=None, work_px=None: (
+        1.0, [Found(80 + 100 * i, 100, s, s, 0.9) for i, s in enumerate(sides)])
 
     def classify(frame, found):
         values = np.full((len(found), len(VALUES)), 0.01 / (len(VALUES) - 1))
@@ -650,7 +650,8 @@ def test_a_small_die_far_off_on_a_tilted_table_is_a_d6_and_one_small_where_it_li
     reader.kind_model = (1.0, -10.0, 0.0, 0.0)
     # d6s 30 px far off (y 100) and 60 px near (y 700); a 30 px die far off, and a 30 px die near
     boxes = [(100, 100, 30), (500, 100, 30), (100, 700, 60), (500, 700, 60), (300, 110, 30), (300, 690, 30)]
-    reader.detect = lambda frame, die_px=None, work_px=None: [Found(x, y, s, s, 0.9) for x, y, s in boxes]
+    reader.scaled_detect = lambda frame, die_px=None, work_px=None: (
+        1.0, [Found(x, y, s, s, 0.9) for x, y, s in boxes])
     far, near = reader.read(frame)[4:]
     assert (far.kind, far.colour) == ("d6", "white") and (near.kind, near.colour) == ("grey", "grey")
 
