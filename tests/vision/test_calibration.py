@@ -31,6 +31,13 @@ PAINT = {"red": (40, 40, 200), "cream": (190, 225, 240), "blue": (200, 90, 40)}
 SIDE = 30  # px: the dice's face side in the photos
 
 
+@pytest.fixture(autouse=True)
+def _working_size_of_the_first_look(monkeypatch):
+    """These tables' dice are read at the first look (0.5 of a 640 px photo, SIDE / 2 px there), as a reader
+    whose working size is SIDE / 2 reads them: the tests are of the looks taken from there."""
+    monkeypatch.setattr("vision.learned.WORK_DIE", SIDE / 2)
+
+
 class Double(LearnedReader):
     """Finds whatever differs clearly from the table's colour (dice, and specks it takes for dice) at any
     scale (it records the scales it is asked to look at) and reads each by what was put there: `truth`

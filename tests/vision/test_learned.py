@@ -19,7 +19,6 @@ from vision.learned import (
     COLOURS,
     CROP,
     MAX_LONG,
-    SMALL_DIE,
     STRIDE,
     VALUES,
     WORK_DIE,
@@ -152,9 +151,10 @@ def test_a_calibrated_die_size_chooses_the_look_the_first_look_would_without_tak
         assert calibrated.scales == plain.scales[-1:]
 
 
-def test_working_scale_keeps_the_first_look_for_dice_at_least_small_die_there():
-    assert working_scale(SMALL_DIE * 4, 0.25, 0.75) == 0.25
-    assert working_scale(SMALL_DIE * 4 - 1, 0.25, 0.75) == pytest.approx(WORK_DIE / (SMALL_DIE * 4 - 1))
+def test_working_scale_keeps_the_first_look_for_dice_at_least_work_die_there():
+    assert working_scale(WORK_DIE * 4, 0.25, 0.75) == 0.25
+    assert working_scale(WORK_DIE * 4 - 1, 0.25, 0.75) == pytest.approx(WORK_DIE / (WORK_DIE * 4 - 1))
+    assert working_scale(80, 0.25, 0.75) == pytest.approx(WORK_DIE / 80)  # 20 px at the first look
     assert working_scale(10, 0.25, 0.75) == 0.75  # never closer than the closest look
 
 
