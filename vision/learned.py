@@ -73,7 +73,7 @@ STRIDE = 4  # the detector's output cell, in working px
 MULTIPLE = 16  # working sizes are multiples of this (the detector's coarsest stride)
 COARSE_LONG = 320  # px: the first look's longer side
 WORK_DIE = 24  # px: a die's face side at the working scale (smaller at the first look: looked at again)
-SMALL_DIE = 13  # px: the smallest die a look is taken for (`roll_scales` looks no farther)
+SMALL_DIE = 13  # px: the smallest a die may be at a look (`roll_scales` looks no farther than that)
 MAX_LONG = 960  # px: the longest working side
 CLOSER = 1.5  # a roll that does not read as it should is looked at again this many times closer or farther
 CROP = 40  # px: the classifier's input side
@@ -128,9 +128,10 @@ def look_scales(shape: tuple[int, ...]) -> tuple[float, float]:
 def working_scale(die_px: float, coarse: float, closest: float) -> float:
     """The scale a frame whose dice are `die_px` px across is looked at: the one that makes them WORK_DIE px,
     but never farther than the first look's (`coarse`) nor closer than `closest`. Dice of 13-24 px at the
-    first look were read there before 2026-12-01; looked at again, held-out renders read 1.0-1.4 points more
-    dice, wood photos 2 more of 229, phone photos 2 fewer of 312 (notes s43/compare_head.txt), for 13.6 ms a
-    640x480 frame instead of 7.8."""
+    first look were read there before 2026-12-01. Looked at again, with the classifiers retrained on the crops
+    cut there, held-out wood photos read 229 of 229 dice (226 before), phone photos 257 of 312 (254), renders
+    0.2-0.7 points more, all with fewer false dice (notes s43/compare_keep.txt), for about 14 ms a 640x480
+    frame instead of 7.8."""
     return max(coarse, min(closest, WORK_DIE / die_px))
 
 
