@@ -80,8 +80,9 @@ def measure(reader: LearnedReader, tables: int, later: int) -> dict:
             image = _photo(rng, image)
             dice += len(truth)
             photos += 1
-            for name, known, count in zip(WAYS, (None, calibration, calibration), (None, None, len(truth)),
-                                          strict=True):
+            plain, calibrated, counted = WAYS
+            for name, known, count in ((plain, None, None), (calibrated, calibration, None),
+                                       (counted, calibration, len(truth))):
                 right, false = score(reader.read(image, table=known, count=count), truth)
                 figures[name][0] += right
                 figures[name][1] += false
