@@ -56,7 +56,6 @@ from vision.learned import (
     VALUES,
     Found,
     confidence,
-    d6_sizes,
     face_value,
     frame_box,
 )
@@ -414,11 +413,11 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again", seen())
-    d6 = d6_sizes([(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike])
+    faces = [(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike]
     dice = sorted((CalibratedDie(typed[i], COLOURS[int(colour_p[i].argmax())], places[i],
                                  signature=tuple(float(p) for p in colour_p[i]),
-                                 kind=reader.kind_of(found[i], str(typed[i]), colour_p[i], d6)[0])
-                   for i in unlike),
+                                 kind=reader.kind_of(faces, k)[0])
+                   for k, i in enumerate(unlike)),
                   key=lambda d: d.place.cx)
     die_px = float(np.median([d.place.side for d in dice]))
     free = [s for s in spots if _clear_of(s.cx, s.cy, s.side, [d.place for d in dice])]

@@ -158,14 +158,13 @@ def kind_examples(reader: LearnedReader, scenes: Scenes) -> tuple[np.ndarray, np
     features, grey = [], []
     for image, labels in scenes:
         faces = reader.faces(image)
-        d6 = d6_sizes(faces)
         on = found_labels([f for f, _, _, _ in faces], [lb.box for lb in labels])
         for label, j in zip(labels, on, strict=True):
             if j is None or label.kind not in ("d6", "grey"):
                 continue
             f, value, pc, _ = faces[j]
             if may_be_grey(value):
-                features.append(kind_features(f, pc, d6))
+                features.append(kind_features(f, pc, d6_sizes(faces, without=j)))
                 grey.append(label.kind == "grey")
     return np.array(features, np.float64).reshape(-1, 3), np.array(grey, np.float64)
 

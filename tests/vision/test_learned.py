@@ -607,8 +607,8 @@ def test_the_kind_model_weighs_a_dies_size_beside_the_frames_d6s_with_its_grey_b
     reader = _reader_of(["5", "3"], small_grey)
     reader.kind_model = (1.0, -10.0, 0.0, 0.0)  # small beside the d6s weighs more than a grey body
     small = reader.read(frame)[1]
-    # beside the median of the dice not read grey (both: 60 and 40 px)
-    grey = 1 / (1 + math.exp(-(math.log(0.3 / 0.7) - 10 * math.log(40 / 50))))
+    # beside the other dice not read grey (the 60 px d6), never beside itself: not the median of 60 and 40 px
+    grey = 1 / (1 + math.exp(-(math.log(0.3 / 0.7) - 10 * math.log(40 / 60))))
     assert (small.kind, small.colour) == ("grey", "grey") and small.confidence == pytest.approx(0.99 * grey)
     reader = _reader_of(["3", "5", "5"], [{"grey": 0.6, "white": 0.4}, {"white": 1.0}, {"white": 1.0}])
     reader.kind_model = (1.0, -10.0, 0.0, 0.0)
@@ -640,6 +640,18 @@ def test_a_d6s_side_follows_the_tilted_tables_depth_so_a_far_d6_is_not_the_small
     few = d6_sizes([*d6s[:PLANE_FIT - 1], _face(0, 0, 10, colour="grey"), _face(0, 0, 10, value="none")])
     assert few.at(0, 0) == few.at(600, 800) == pytest.approx(float(np.median([30, 32.5, 45])))
     assert d6_sizes([]).at(10, 10) == 0.0  # no d6: nothing to compare with (`kind_features`' flag)
+
+
+def test_a_die_is_weighed_beside_the_other_dice_never_beside_itself():
+    from vision.learned import d6_sizes
+
+    # four 40 px d6s round a 29 px die whose body the colour head took for white: the small grey die
+    faces = [_face(x, y, 40) for x, y in ((100, 100), (300, 100), (100, 300), (300, 300))]
+    faces.append(_face(200, 200, 29, value="3"))
+    assert d6_sizes(faces, without=4).at(200, 200) == pytest.approx(40)
+    assert d6_sizes(faces).at(200, 200) < 38  # its own side in the fit pulls the d6's towards it
+    assert d6_sizes(faces, without=0).at(100, 100) < 40  # another d6 is weighed beside all the rest
+    assert d6_sizes(faces[4:], without=0).at(200, 200) == 0.0  # alone: nothing to compare with
 
 
 def test_a_small_die_far_off_on_a_tilted_table_is_a_d6_and_one_small_where_it_lies_is_grey():
