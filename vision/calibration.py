@@ -388,7 +388,7 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
               ) -> TableCalibration:
     """`learn_table` with both photos looked at `scale` (see there); `found`: what the roll shows there;
     `bar`: the dice read less probably than this show the typed values (`as_typed`)."""
-    face_p, colour_p = reader.classify(roll, found)
+    face_p, colour_p, sides = reader.classify(roll, found)
     read = [VALUES[int(p.argmax())] for p in face_p]
     kept = [i for i, r in enumerate(read) if r != "none"]  # what the reader would report as dice
     die_px = float(np.median([max(found[i].w, found[i].h) for i in kept])) if kept else 0.0
@@ -413,7 +413,7 @@ def _learn_at(reader: LearnedReader, empty: np.ndarray, roll: np.ndarray, values
         shown = " ".join(sorted(read[i] for i in unlike))
         raise CalibrationError(f"the dice read {shown}, you typed {' '.join(map(str, sorted(values)))}: "
                                "check the values you typed, or roll again", seen())
-    faces = [(found[i], str(typed[i]), colour_p[i], 1.0) for i in unlike]
+    faces = [(replace(found[i], side=float(sides[i])), str(typed[i]), colour_p[i], 1.0) for i in unlike]
     dice = sorted((CalibratedDie(typed[i], COLOURS[int(colour_p[i].argmax())], places[i],
                                  signature=tuple(float(p) for p in colour_p[i]),
                                  kind=reader.kind_of(faces, k)[0])

@@ -161,10 +161,11 @@ def value_class(value: int | str) -> int:
 
 
 def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
-                  side: float, upright: bool = False) -> np.ndarray:
+                  side: float, upright: bool = False) -> tuple[np.ndarray, float]:
     """A classifier crop round a die as a detector might place it: centre off by up to a tenth of the die,
     size off by a sixth; turned by quarter turns (unless `upright`: the frame's down is kept, and with it
-    which way a tilted camera's side faces hang) and mirrored (a face's value does not change)."""
+    which way a tilted camera's side faces hang) and mirrored (a face's value does not change). Returns the
+    crop and the side (px in the image) it covers."""
     cx += rng.normal(0, 0.05) * side
     cy += rng.normal(0, 0.05) * side
     side *= math.exp(rng.normal(0, 0.1))
@@ -173,7 +174,13 @@ def jittered_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: fl
         out = np.rot90(out, int(rng.integers(0, 4)))
     if rng.random() < 0.5:
         out = out[:, ::-1]
-    return np.ascontiguousarray(out)
+    return np.ascontiguousarray(out), CONTEXT * side
+
+
+def side_share(die_side: float, crop_side: float) -> float:
+    """The classifier's side target: log of the die's side as a share of its crop's side; NaN where the
+    die's side is not known (photos, no die), which teaches nothing (`train_classifier`)."""
+    return math.log(die_side / crop_side) if die_side > 0 else math.nan
 
 
 def boxed(rng: np.random.Generator, die: TruthDie) -> tuple[float, float, float]:
@@ -200,7 +207,7 @@ LOOKALIKE_SIZE = (0.8, 3.0)  # their size in that thing's widths: the token alon
 
 
 def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, oblique: float = 0.0,
-                upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int]]:
+                upright: bool = False) -> tuple[list[np.ndarray], list[int], list[int], list[float]]:
     """Crops of one rendered scene: each die `copies` times (value and colour class; each boxed as a detector
     may box it, `boxed`) and `negatives` crops of die size that show no top face (table, clutter, a side
     face, between dice), and
@@ -208,19 +215,22 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
     `LOOKALIKE_NEGATIVES` centred on a number token, a round token or a card: class 0.
     `upright` crops keep the frame's down (`jittered_crop`), and each die a tilted camera sees the sides
     of also gives a crop on one of them, class 0: an upright classifier can learn that a face with another
-    above it is a side (turned crops cannot tell it from a top face with its side below)."""
+    above it is a side (turned crops cannot tell it from a top face with its side below).
+    Also each crop's `side_share` (NaN for no die)."""
     lookalikes: list[tuple[float, float, float]] = []
     image, truth = random_scene(rng, oblique=drawn(rng, oblique), lookalikes=lookalikes)
-    crops, values, colours = [], [], []
+    crops, values, colours, shares = [], [], [], []
     sides = []
     for t in truth:
         x1, y1, x2, y2 = t.box
         side = max(x2 - x1, y2 - y1)
         sides.append(((x1 + x2) / 2, (y1 + y2) / 2, side))
         for _ in range(copies):
-            crops.append(jittered_crop(rng, image, *boxed(rng, t), upright))
+            crop_of_die, crop_side = jittered_crop(rng, image, *boxed(rng, t), upright)
+            crops.append(crop_of_die)
             values.append(value_class(t.value))
             colours.append(COLOUR_INDEX[t.colour])
+            shares.append(side_share(t.side, crop_side))
     shown = [(t.sides[int(rng.integers(0, len(t.sides)))], i)  # a side face of each die, when upright
              for i, t in enumerate(truth) if upright and t.sides]
     h, w = image.shape[:2]
@@ -231,9 +241,10 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
                    for j, (px, py, ps) in enumerate(sides) if j != but)
 
     def no_die(x: float, y: float, size: float) -> None:
-        crops.append(jittered_crop(rng, image, x, y, size, upright))
+        crops.append(jittered_crop(rng, image, x, y, size, upright)[0])
         values.append(0)
         colours.append(-1)
+        shares.append(math.nan)
 
     for _ in range(negatives if sides else 0):
         cx, cy, side = sides[int(rng.integers(0, len(sides)))]
@@ -259,5 +270,5 @@ def scene_crops(rng: np.random.Generator, copies: int = 2, negatives: int = 3, o
         x, y = (x1 + x2) / 2, (y1 + y2) / 2
         if free(x, y, but=i):  # else a nearer die's top face covers it
             no_die(x, y, sides[i][2])
-    return crops, values, colours
+    return crops, values, colours, shares
 

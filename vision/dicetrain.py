@@ -64,6 +64,7 @@ from vision.onnxexport import (
 from vision.readerfit import MEASURED, PEAK_GRID, calibrate, calibration_renders, found_labels
 
 Log = print
+SIDE_WEIGHT = 1.0  # the side share's loss (`train_classifier`) beside the value's cross-entropy
 
 
 # ---------------------------------------------------------------- networks
@@ -114,7 +115,11 @@ def _layers():
             return torch.sigmoid(self.heat(h)), self.size(h), torch.sigmoid(self.offset(h))
 
     class Classifier(nn.Module):
-        """A CROP x CROP colour crop -> face logits (len(VALUES)) and body colour logits (len(COLOURS)).
+        """A CROP x CROP colour crop -> face logits (len(VALUES)), body colour logits (len(COLOURS)) and
+        the die's side as a share of the crop's, as a log (`diceset.side_share`): what its box, which grows
+        up to 1.41 times with the die's turn, does not tell. The side is read off the features the face and
+        colour learned (`side`: its gradient stops there, and its weights are drawn apart), so the face and
+        colour heads train exactly as they did without it.
         About 15 M multiply-adds a crop: half as wide again as the 7 M network it replaced (16-64 channels,
         96 features), which read fewer real dice on each of two seeds (held-out phone dice 198 and 194
         against 205 and 201) at about 7-11 ms more a 640x480 frame on one core (16-18 -> 23-29 ms)."""
@@ -128,10 +133,12 @@ def _layers():
                                       nn.ReLU(inplace=True))
             self.values = nn.Linear(features, len(VALUES))
             self.colours = nn.Linear(features, len(COLOURS))
+            with torch.random.fork_rng(devices=[]):  # the draws of the rest (dropout) stay as they were
+                self.side = nn.Sequential(nn.Linear(features, 32), nn.ReLU(inplace=True), nn.Linear(32, 1))
 
         def forward(self, x):
             h = self.body((x - 0.45) / 0.25)
-            return self.values(h), self.colours(h)
+            return self.values(h), self.colours(h), self.side(h.detach())[:, 0]
 
     return Detector, Classifier
 
@@ -149,43 +156,49 @@ def _render_tiles(args: tuple[int, int, int, int, float]) -> tuple[np.ndarray, n
     return np.stack(tiles), np.stack(maps)
 
 
-def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+Crops = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # crops, value and colour classes, side shares
+
+
+def _scene_crops(args: tuple[int, int, int, int, float, bool]) -> Crops:
     seed, stream, first, count, oblique, upright = args
-    crops, values, colours = [], [], []
+    crops, values, colours, shares = [], [], [], []
     for k in range(first, first + count):
-        c, v, o = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique,
-                                      upright=upright)
+        c, v, o, s = diceset.scene_crops(np.random.default_rng([seed, stream, k]), oblique=oblique,
+                                         upright=upright)
         crops += c
         values += v
         colours += o
-    return np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64)
+        shares += s
+    return (np.stack(crops), np.array(values, np.int64), np.array(colours, np.int64),
+            np.array(shares, np.float32))
 
 
-def _found_crops(args: tuple[int, int, int, int, float, bool, str]
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _found_crops(args: tuple[int, int, int, int, float, bool, str]) -> Crops:
     """Classifier crops where the trained detector (in folder) finds dice in rendered scenes, one a find:
-    on a die (`found_labels`) its value and colour class; anywhere else (a side face, a token, a crumb, the
-    gap between dice) "no die". What the reader will actually be given, its false finds above all, which the
-    random "no die" crops of `diceset.scene_crops` only sample."""
+    on a die (`found_labels`) its value, colour class and side share; anywhere else (a side face, a token, a
+    crumb, the gap between dice) "no die". What the reader will actually be given, its false finds above
+    all, which the random "no die" crops of `diceset.scene_crops` only sample."""
     from vision.scenes import random_scene
 
     seed, stream, first, count, oblique, upright, folder = args
     reader = LearnedReader.in_folder(Path(folder), 1)
-    crops, values, colours = [], [], []
+    crops, values, colours, shares = [], [], [], []
     for k in range(first, first + count):
         rng = np.random.default_rng([seed, stream, k])
         image, truth = random_scene(rng, oblique=diceset.drawn(rng, oblique))
         found = reader.detect(image)
-        classes = {j: (diceset.value_class(t.value), diceset.COLOUR_INDEX[t.colour])
+        classes = {j: (diceset.value_class(t.value), diceset.COLOUR_INDEX[t.colour], t.side)
                    for t, j in zip(truth, found_labels(found, [t.box for t in truth]), strict=True)
                    if j is not None}
         for j, f in enumerate(found):
-            value, colour = classes.get(j, (0, -1))
-            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
+            value, colour, side = classes.get(j, (0, -1, 0.0))
+            crop_of_find, crop_side = diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright)
+            crops.append(crop_of_find)
             values.append(value)
             colours.append(colour)
+            shares.append(diceset.side_share(side, crop_side))
     return (np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8),
-            np.array(values, np.int64), np.array(colours, np.int64))
+            np.array(values, np.int64), np.array(colours, np.int64), np.array(shares, np.float32))
 
 
 FOUND_SCENES = 0.4  # scenes whose finds `_found_crops` crops (stream 6), a share of the classifier's scenes
@@ -381,8 +394,9 @@ def recolour(rng: np.random.Generator, x: np.ndarray, white: float = 1.0) -> np.
 
 def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray, steps: int, seed: int,
                      log=Log, first_real: int | None = None, device: str = "cpu", member: int = 0,
-                     precision: str = "fp32"):
-    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned). Crops from
+                     precision: str = "fp32", shares: np.ndarray | None = None):
+    """Fit the classifier for `steps` batches of 128 crops (colour -1: unknown, not learned; `shares`, the
+    die's side as a share of the crop's (`diceset.side_share`), NaN or None: unknown, not learned). Crops from
     `first_real` on are of real photos: half of each batch is drawn from them (all crops alike if None),
     `recolour`ed, since the photos hold few dice colours and the renders teach the colours' names. Trained
     on `device`, returned on the CPU. `member` k > 0 of an ensemble starts from weights and draws batches
@@ -418,9 +432,12 @@ def train_classifier(crops: np.ndarray, values: np.ndarray, colours: np.ndarray,
     net.train()
     for step, (x, pick) in enumerate(ahead(make, steps)):
         _cosine(opt, step, steps)
-        v, c = _forward(net, x, device, precision)
+        v, c, s = _forward(net, x, device, precision)
         loss = value_loss(v, torch.from_numpy(values[pick]).to(device)) + \
             0.3 * colour_loss(c, torch.from_numpy(colours[pick]).to(device))
+        known = None if shares is None else torch.from_numpy(shares[pick]).to(device)
+        if known is not None and bool((seen := ~torch.isnan(known)).any()):
+            loss = loss + SIDE_WEIGHT * torch.nn.functional.smooth_l1_loss(s[seen], known[seen], beta=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -453,12 +470,12 @@ def _photo_crops(reader: LearnedReader, photos, rng: np.random.Generator, copies
                 side = max(x2 - x1, y2 - y1) * (1.0 if value >= 4 else 1.6)
                 cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
             for _ in range(copies):
-                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright))
+                crops.append(diceset.jittered_crop(rng, image, cx, cy, side, upright)[0])
                 values.append(value)
         false = sorted(set(range(len(found))) - set(on), key=lambda i: -found[i].score)
         for i in false[:copies * max(1, len(labels))]:  # the strongest, as many as the dice's crops
             f = found[i]
-            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright))
+            crops.append(diceset.jittered_crop(rng, image, f.cx, f.cy, max(f.w, f.h), upright)[0])
             values.append(0)
     return crops, values
 
@@ -478,7 +495,7 @@ def _casino_crops(shared: Path, rng: np.random.Generator, copies: int, upright: 
             continue
         h, w = image.shape[:2]
         for _ in range(copies):
-            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright))
+            crops.append(diceset.jittered_crop(rng, image, w / 2, h / 2, CROP_FILL * min(h, w), upright)[0])
             values.append(int(row["value"]))
     return crops, values
 
@@ -532,6 +549,7 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([p[0] for p in parts])
     values = np.concatenate([p[1] for p in parts])
     colours = np.concatenate([p[2] for p in parts])
+    shares = np.concatenate([p[3] for p in parts])
     renders = calibration_renders(args)
     scenes = renders["from above"]
     log(f"  {len(crops)} crops, {len(scenes)} + {len(renders['oblique'])} held-out scenes "
@@ -562,6 +580,7 @@ def run(args, log=Log) -> int:
     crops = np.concatenate([crops, *(p[0] for p in parts)])
     values = np.concatenate([values, *(p[1] for p in parts)])
     colours = np.concatenate([colours, *(p[2] for p in parts)])
+    shares = np.concatenate([shares, *(p[3] for p in parts)])
     none = sum(int((p[1] == 0).sum()) for p in parts)
     log(f"  {sum(len(p[1]) for p in parts)} crops of what the detector finds in {found_scenes} more renders, "
         f"{none} of them no die ({time.time() - t0:.0f} s into the run)")
@@ -575,10 +594,11 @@ def run(args, log=Log) -> int:
         crops = np.concatenate([crops, np.stack(real + casino)])
         values = np.concatenate([values, np.array(real_values + casino_values, np.int64)])
         colours = np.concatenate([colours, np.full(len(real) + len(casino), -1, np.int64)])
+        shares = np.concatenate([shares, np.full(len(real) + len(casino), np.nan, np.float32)])
     members = args.classifiers
     for member in range(members):
         classifier = train_classifier(crops, values, colours, args.classifier_steps, seed, log, first_real,
-                                      device, member, precision)
+                                      device, member, precision, shares)
         export(None if member else detector, classifier,
                {"detect_min": PEAK_GRID[0], **_looks(upright), "classifiers": members}, out, member)
     drop_other_members(out, members)

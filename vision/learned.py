@@ -21,8 +21,10 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   is `upright` (meta): it learned which way is down in the frame, since a tilted camera's side faces hang
   below their top face and a turn would hide it, and reads the crop and its mirror image (`MIRRORS`
   looks); one trained on turned crops reads `TURNS` quarter turns. It names the top face (a pip value
-  1-6, a Treehouse symbol, or "no die") and the body colour. `companion train dice` trains several
-  classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
+  1-6, a Treehouse symbol, or "no die"), the body colour, and the die's side as a share of the crop (a
+  turned die's box is up to 1.41 times its side, so the box alone cannot say how big the die is; classifiers
+  made before 2026-12-01 measure no side, and the box stands in: `die_side`). `companion train dice` trains
+  several classifiers alike but each from its own seed (the meta's "classifiers"; `member_path` names their
   files) and the reader averages all their looks: two read more held-out dice on every set than one.
   Each runs in int8 (`vision.onnxexport.quantise`: as accurate, about 30 % less time a crop). Its
   probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks.
@@ -50,7 +52,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -93,13 +95,21 @@ KIND_FROM_COLOUR = (1.0, 0.0, 0.0, 0.0)
 
 @dataclass(frozen=True)
 class Found:
-    """A die the detector found: top-face centre and box size (px in the frame) and its score 0..1."""
+    """A die the detector found: top-face centre and box size (px in the frame) and its score 0..1; and,
+    once read, the die's side (px) as the classifier measured it (0.0: not measured; `die_side`)."""
 
     cx: float
     cy: float
     w: float
     h: float
     score: float
+    side: float = 0.0
+
+
+def die_side(found: Found) -> float:
+    """A die's side (px): as the classifier measured it, else its box's (which a turned die makes up to 1.41
+    times its side)."""
+    return found.side or max(found.w, found.h)
 
 
 #: a die found that reads as a die: where, its face (from VALUES), its colour probabilities, that face's
@@ -228,7 +238,7 @@ def kind_features(found: Found, colours: np.ndarray, d6: D6Sizes) -> tuple[float
     ratio, and 1.0 where there is no d6 to compare with (the ratio is then 0)."""
     p = min(max(float(colours[GREY]), 1e-4), 1 - 1e-4)
     typical = d6.at(found.cx, found.cy)
-    ratio = max(found.w, found.h) / typical if typical else 1.0
+    ratio = die_side(found) / typical if typical else 1.0
     return math.log(p / (1 - p)), math.log(ratio), 0.0 if typical else 1.0
 
 
@@ -269,7 +279,7 @@ def d6_sizes(faces: list[Face], without: int | None = None) -> D6Sizes:
     and never beside itself (a grey die its colour head misses would otherwise pull the d6 side towards
     its own: on 1000 held-out renders, the grey dice it read as d6s were a median 12 % smaller than the
     side so fit, against the 28 % they are smaller than a d6)."""
-    d6s = [(f.cx, f.cy, max(f.w, f.h)) for k, (f, value, colours, _) in enumerate(faces)
+    d6s = [(f.cx, f.cy, die_side(f)) for k, (f, value, colours, _) in enumerate(faces)
            if k != without and value.isdigit() and int(colours.argmax()) != GREY]
     if not d6s:
         return D6Sizes()
@@ -449,15 +459,24 @@ class LearnedReader:
         each die found: each classifier of the ensemble's reading of each of its crop's `self.turns` looks
         (quarter turns or mirror images: a face's value and colour do not turn, so they are looks at the
         same die), classifier by classifier."""
+        values, colours, _ = self.outputs(frame, found)
+        return values, colours
+
+    def outputs(self, frame: np.ndarray, found: list[Found]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """`logits`, and the classifiers' side shares (looks, n: `diceset.side_share`), None where they
+        measure no side (classifiers trained before 2026-12-01)."""
         count = self.turns * (1 + len(self.others))
         if not found:
             return (np.zeros((count, 0, len(VALUES)), np.float32),
-                    np.zeros((count, 0, len(COLOURS)), np.float32))
+                    np.zeros((count, 0, len(COLOURS)), np.float32), None)
         views = {"crops": self.views(frame, found)}
         read = [session.run(None, views) for session in (self.classifier, *self.others)]
         n = len(found)
-        return (np.concatenate([v.reshape(self.turns, n, -1) for v, _ in read]),
-                np.concatenate([c.reshape(self.turns, n, -1) for _, c in read]))
+        shares = (np.concatenate([r[2].reshape(self.turns, n) for r in read])
+                  if all(len(r) > 2 for r in read) else None)
+        return (np.concatenate([r[0].reshape(self.turns, n, -1) for r in read]),
+                np.concatenate([r[1].reshape(self.turns, n, -1) for r in read]), shares)
 
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its
@@ -467,14 +486,17 @@ class LearnedReader:
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
     def classify(self, frame: np.ndarray, found: list[Found], no_die: float | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Calibrated probabilities of each die's face (n, len(VALUES)) and colour (n, len(COLOURS)),
         "no die" `weighed` by `no_die` (the reader's measured weight when None), its turns `pooled`
         (averaging their logits instead ranked right readings above wrong ones less well on the calibration
-        renders)."""
-        values, colours = self.logits(frame, found)
+        renders); and each die's side (n, px; 0.0 where the classifiers measure none), the geometric mean
+        of its looks'."""
+        values, colours, shares = self.outputs(frame, found)
         weight = self.no_die if no_die is None else no_die
-        return pooled(weighed(values, weight), self.temperature), pooled(colours)
+        crop_sides = np.array([self.context * max(f.w, f.h) for f in found], np.float64)
+        sides = np.exp(shares.mean(axis=0)) * crop_sides if shares is not None else np.zeros(len(found))
+        return pooled(weighed(values, weight), self.temperature), pooled(colours), sides
 
     def read_crop(self, image: np.ndarray) -> Die | None:
         """The one die a crop is known to hold (it fills most of it), or None when it reads as no die.
@@ -482,7 +504,7 @@ class LearnedReader:
         this crop was cut round a die."""
         h, w = image.shape[:2]
         side = CROP_FILL * min(h, w)
-        values, colours = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)], no_die=0.0)
+        values, colours, _ = self.classify(image, [Found(w / 2, h / 2, side, side, 1.0)], no_die=0.0)
         best = int(values[0].argmax())
         if best == 0:
             return None
@@ -533,9 +555,9 @@ class LearnedReader:
         """`faces` of the dice found (less those the table's calibration says are its empty spots)."""
         if table is not None:
             found = table.keep(frame, found)
-        values, colours = self.classify(frame, found)
-        return [(f, VALUES[int(pv.argmax())], pc, float(pv.max()))
-                for f, pv, pc in zip(found, values, colours, strict=True) if pv.argmax() != 0]
+        values, colours, sides = self.classify(frame, found)
+        return [(replace(f, side=float(side)), VALUES[int(pv.argmax())], pc, float(pv.max()))
+                for f, pv, pc, side in zip(found, values, colours, sides, strict=True) if pv.argmax() != 0]
 
     def kind_of(self, faces: list[Face], k: int, grey_die: bool = True) -> tuple[str, float]:
         """(kind, its probability) of the die `faces[k]` (read as a pip value, with its colour

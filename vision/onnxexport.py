@@ -32,8 +32,9 @@ def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None
                               dynamo=False)
         path = member_path(out / CLASSIFIER.name, member)
         torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(path),
-                          input_names=["crops"], output_names=["values", "colours"], opset_version=17,
-                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"}},
+                          input_names=["crops"], output_names=["values", "colours", "side"], opset_version=17,
+                          dynamic_axes={"crops": {0: "n"}, "values": {0: "n"}, "colours": {0: "n"},
+                                        "side": {0: "n"}},
                           dynamo=False)
     save_meta(meta, out)
 

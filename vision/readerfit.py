@@ -184,8 +184,9 @@ def logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 50) ->
 
 
 def kind_model(reader: LearnedReader, scenes: Scenes) -> tuple[float, ...]:
-    """The kind model (`vision.learned.grey_probability`) fit on the dice the reader finds in held-out
-    renders; the colour head alone where they hold no grey die or no d6 reading 1-4."""
+    """The kind model (`vision.learned.grey_probability`) fit on the dice the reader finds in the scenes
+    (held-out renders and training photos); the colour head alone where they hold no grey die or no d6
+    reading 1-4."""
     x, grey = kind_examples(reader, scenes)
     if not 0 < grey.sum() < len(grey):
         return KIND_FROM_COLOUR
@@ -207,23 +208,25 @@ def _replaced(reader: LearnedReader, name: str, method: Callable) -> Iterator[No
 def logits_remembered(reader: LearnedReader) -> Iterator[None]:
     """While it lasts, the classifier reads each die the detector finds in a frame once: calibrating sweeps
     the peak threshold twice over the same frames, which finds the same dice again and again, and a die's
-    logits depend on its frame and box only (not on the threshold or the temperature)."""
-    plain, memo, frames = reader.logits, {}, {}
+    outputs (`LearnedReader.outputs`: logits and side shares) depend on its frame and box only (not on the
+    threshold or the temperature)."""
+    plain, memo, frames = reader.outputs, {}, {}
 
-    def logits(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray]:
+    def outputs(frame: np.ndarray, found: list[Found]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         if not found:
             return plain(frame, found)
         frames[id(frame)] = frame  # held, so no other frame takes its id while the memo lasts
         keys = [(id(frame), f.cx, f.cy, f.w, f.h) for f in found]
         new = [(f, key) for f, key in zip(found, keys, strict=True) if key not in memo]
         if new:
-            values, colours = plain(frame, [f for f, _ in new])
+            read = plain(frame, [f for f, _ in new])
             for i, (_, key) in enumerate(new):
-                memo[key] = values[:, i], colours[:, i]
-        return (np.stack([memo[key][0] for key in keys], axis=1),
-                np.stack([memo[key][1] for key in keys], axis=1))
+                memo[key] = tuple(None if part is None else part[:, i] for part in read)
+        got = [memo[key] for key in keys]
+        return tuple(None if got[0][k] is None else np.stack([g[k] for g in got], axis=1)  # type: ignore
+                     for k in range(3))
 
-    with _replaced(reader, "logits", logits):
+    with _replaced(reader, "outputs", outputs):
         yield
 
 
@@ -256,7 +259,9 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=pri
     threshold (`reader_threshold` on the held-out renders and each set of training photos, "no die" as
     trained), the weight of its "no die" there (`no_die_weight`, on the held-out renders), its temperature
     (on the peaks it then finds in the held-out renders), its kind model (`kind_model`, on the dice it then
-    reads there) and its sure bar (`sure_bar`, on its readings there).
+    reads there and in the training photos, whose dice are all d6s: they teach how far a real d6's measured
+    side strays from its neighbours', which renders understate) and its sure bar (`sure_bar`, on its readings
+    in the held-out renders).
     `renders`: the held-out renders by how they were drawn (from above, oblique); all of them count as one
     set, but the sure bar is measured on each and the strictest kept, so that the certain readings are
     right often enough on every kind of table, not only on the mix.
@@ -270,6 +275,7 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=pri
     for name, image, labels in photos:
         sets.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
+    taken = [scene for name, part in sets.items() if name != "held-out renders" for scene in part]
     reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
     with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
@@ -278,7 +284,7 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=pri
             no_die, weights = no_die_weight(reader, scenes)
             logits, truth = reader_logits(reader, scenes)
             reader.temperature = t = temperature(logits, truth)
-            reader.kind_model = kind = kind_model(reader, scenes)
+            reader.kind_model = kind = kind_model(reader, [*scenes, *taken])
         sure, measured = strictest_bar(reader, renders)
     for threshold, counts in tried:
         log(f"  peak threshold {threshold:.2f}: " + "; ".join(f"{name} {right} right, {false} false"

@@ -63,13 +63,16 @@ class DieSpec:
 @dataclass(frozen=True)
 class TruthDie:
     """What is really in a rendered scene: the face up, kind, colour name and face box (x1, y1, x2, y2) px,
-    and the boxes of the side faces a tilted camera sees (each may be covered by a nearer die)."""
+    the boxes of the side faces a tilted camera sees (each may be covered by a nearer die), and the die's
+    side (px where it lies; 0.0 where the scene does not say), which its face box shows only through its
+    turn: a box is up to 1.41 sides wide."""
 
     value: int | str
     kind: str
     colour: str
     box: tuple[int, int, int, int]
     sides: tuple[tuple[int, int, int, int], ...] = ()
+    side: float = 0.0
 
 
 def random_specs(rng: np.random.Generator, count: int) -> list[DieSpec]:

@@ -688,7 +688,7 @@ def random_scene(rng: np.random.Generator, width: int | None = None, height: int
     def put(d: Placed) -> None:
         faces = draw_die(img, rng, d.die, d.cx, d.cy, d.side, d.yaw, d.tilt, light)
         top, *sides = (box_of(quad) for _, quad in reversed(faces))
-        truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, top, tuple(sides)))
+        truth.append(TruthDie(d.die.value, d.die.kind, d.die.colour, top, tuple(sides), d.side))
 
     pending = []  # an oblique scene's dice, put down once it is known which of them show
     for k, (cx, cy, yaw) in enumerate(sorted(spread(rng, count, width, height, size_at, tilt, heap, huddle),

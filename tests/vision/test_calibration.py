@@ -62,7 +62,7 @@ class Double(LearnedReader):
             value, colour = self.truth[near[0]] if near else (1, "black")
             faces[i, VALUES.index(str(value))] = 1
             colours[i, COLOURS.index(colour)] = 1
-        return faces, colours
+        return faces, colours, np.zeros(len(found))  # no side measured: the box's (`die_side`)
 
 
 def table(seed: int = 0, noise: float = 3.0, specks: tuple[tuple[int, int], ...] = ((200, 300),)
@@ -450,10 +450,10 @@ def test_with_a_calibration_a_die_is_named_in_the_colours_of_the_tables_roll():
 
     class Unsure(Double):
         def classify(self, frame, found):
-            faces, colours = super().classify(frame, found)
+            faces, colours, sides = super().classify(frame, found)
             colours[:] = 0
             colours[:, COLOURS.index("orange")], colours[:, COLOURS.index("cream")] = 0.6, 0.3
-            return faces, colours
+            return faces, colours, sides
 
     later = {(320, 240): (4, "cream")}
     reader = Unsure(later)
@@ -474,14 +474,14 @@ class Shaded(Double):
     """The double with the colour probabilities of `SHADES`: a white and a cream die both read "white"."""
 
     def classify(self, frame, found):
-        faces, colours = super().classify(frame, found)
+        faces, colours, sides = super().classify(frame, found)
         for i, f in enumerate(found):
             near = [k for k in self.truth if math.hypot(k[0] - f.cx, k[1] - f.cy) < 8]
             if near:
                 colours[i] = 0
                 for name, p in SHADES[self.truth[near[0]][1]].items():
                     colours[i, COLOURS.index(name)] = p
-        return faces, colours
+        return faces, colours, sides
 
 
 WHITE_AND_CREAM = {(100, 100): (3, "white"), (300, 120): (3, "cream"), (500, 200): (5, "red")}
@@ -528,11 +528,11 @@ def test_without_a_calibration_dice_are_named_among_the_games_colours_where_the_
 
     class Creamy(Double):  # finds the cream die a little likelier white
         def classify(self, frame, found):
-            faces_p, colours = super().classify(frame, found)
+            faces_p, colours, sides = super().classify(frame, found)
             for i, f in enumerate(found):
                 if math.hypot(f.cx - 100, f.cy - 100) < 8:
                     colours[i] = creamy
-            return faces_p, colours
+            return faces_p, colours, sides
 
     reader = Creamy({(100, 100): (3, "white"), (300, 120): (5, "red")})
     frame = roll_photo(1, dice={(100, 100): (3, "cream"), (300, 120): (5, "red")}, specks=())
@@ -717,11 +717,11 @@ def test_a_roll_with_an_unsure_misreading_is_learned_with_the_typed_value_and_a_
         sure = 0.95
 
         def classify(self, frame, found):
-            faces_p, colours = super().classify(frame, found)
+            faces_p, colours, sides = super().classify(frame, found)
             for i, f in enumerate(found):
                 if math.hypot(f.cx - 500, f.cy - 200) < 8:
                     faces_p[i] = faces({"4": 0.6, "1": 0.4})[0]
-            return faces_p, colours
+            return faces_p, colours, sides
 
     reader = Unsure(ROLL)
     cal = learn_table(reader, table(0), roll_photo(1), [3, 5, 1], [None, None, "ivory"])

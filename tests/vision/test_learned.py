@@ -244,16 +244,17 @@ def test_a_few_training_steps_give_onnx_models_that_read_like_torch(tmp_path):
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 3, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=2, seed=0,
                                         log=lambda *_: None)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours, shares = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
-                                            first_real=len(crops) // 2)
+                                            first_real=len(crops) // 2, shares=shares)
     onnxexport.export(detector, classifier, {"temperature": 1.0, "detect_min": 0.6}, tmp_path)
     reader = LearnedReader.in_folder(tmp_path)
     x = np.ascontiguousarray(crops[:5].transpose(0, 3, 1, 2), dtype=np.float32) / 255
     with torch.no_grad():
-        want = classifier(torch.from_numpy(x))[0].numpy()
-    got = reader.classifier.run(None, {"crops": x})[0]
-    assert np.abs(got - want).max() < 1e-3
+        want = [out.numpy() for out in classifier(torch.from_numpy(x))]
+    got = reader.classifier.run(None, {"crops": x})
+    assert [o.shape for o in got] == [(5, len(VALUES)), (5, len(COLOURS)), (5,)]  # face, colour, side share
+    assert all(np.abs(g - w).max() < 1e-3 for g, w in zip(got, want, strict=True))
     frame = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
     with torch.no_grad():
         heat = detector(torch.from_numpy(frame.transpose(2, 0, 1)[None].astype(np.float32) / 255))[0].numpy()
@@ -325,13 +326,34 @@ def test_recoloured_photo_tiles_stay_whole_bytes():
     assert 0.15 * len(tiles) < sum(inverted) < 0.35 * len(tiles)  # about a quarter light for dark
 
 
+def test_the_side_is_read_off_the_classifiers_features_without_changing_what_it_learns():
+    torch = pytest.importorskip("torch")
+    from vision import dicetrain
+
+    torch.set_num_threads(1)
+    crops, values, colours, shares = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255)
+
+    def trained(known):
+        net = dicetrain.train_classifier(crops, values, colours, steps=12, seed=0, log=lambda *_: None,
+                                         shares=known)
+        with torch.no_grad():
+            return [out.numpy() for out in net(x)]
+
+    taught, untaught = trained(shares), trained(None)
+    assert np.array_equal(taught[0], untaught[0]) and np.array_equal(taught[1], untaught[1])  # face, colour
+    on_dice = ~np.isnan(shares)
+    error = lambda side: float(np.abs(side[on_dice] - shares[on_dice]).mean())  # noqa: E731
+    assert error(taught[2]) < error(untaught[2])  # the side learned, from the crops that know it
+
+
 def test_the_int8_classifier_reads_like_the_float_one_and_is_made_the_same_each_time(tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from vision import dicetrain, onnxexport
 
     torch.manual_seed(0)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
+    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 4, 0.0, True))
     classifier = dicetrain.train_classifier(crops, values, colours, steps=30, seed=0, log=lambda *_: None)
     tiles, maps = dicetrain._render_tiles((3, 0, 0, 1, 0.0))
     detector = dicetrain.train_detector(tiles, maps, lambda rng, n: (tiles[:0], maps[:0]), steps=1, seed=0,
@@ -435,7 +457,7 @@ def test_each_crop_is_read_in_its_quarter_turns_and_their_probabilities_averaged
     reader.turns = 4  # one of the four turns has the bright quarter top left
     assert sorted(reader.logits(frame, die)[0][:, 0, 1]) == pytest.approx([0, 0, 0, 1])
     sure, unsure = math.e / (math.e + len(VALUES) - 1), 1 / len(VALUES)  # "1" in that turn, in the others
-    values, colours = reader.classify(frame, die)
+    values, colours, _ = reader.classify(frame, die)
     assert values.shape == (1, len(VALUES)) and colours.shape == (1, len(COLOURS))
     assert values[0, 1] == pytest.approx((sure + 3 * unsure) / 4)  # the turns' probabilities, averaged
     assert values.sum() == pytest.approx(1.0)
@@ -483,7 +505,7 @@ def test_an_ensemble_reads_each_look_with_every_classifier_and_averages_them_all
     values, _ = reader.logits(frame, die)
     assert values.shape == (4, 1, len(VALUES))  # 2 classifiers x 2 looks, classifier by classifier
     assert values[:, 0, 1] == pytest.approx([1, 0, 0, 0]) and values[:, 0, 2] == pytest.approx([0, 0, 5, 5])
-    probabilities, _ = reader.classify(frame, die)
+    probabilities, *_ = reader.classify(frame, die)
     k, e5 = len(VALUES), math.exp(5)
     looks_one = [math.e / (math.e + k - 1), 1 / k, 1 / (e5 + k - 1), 1 / (e5 + k - 1)]  # P("1") look by look
     looks_two = [1 / (math.e + k - 1), 1 / k, e5 / (e5 + k - 1), e5 / (e5 + k - 1)]
@@ -501,7 +523,7 @@ def test_an_ensembles_classifiers_start_and_draw_apart_and_the_reader_loads_them
     from vision.learned import member_path
 
     torch.set_num_threads(1)
-    crops, values, colours = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
+    crops, values, colours, _ = dicetrain._scene_crops((3, 1, 0, 2, 0.0, True))
 
     def trained(member: int):
         return dicetrain.train_classifier(crops, values, colours, steps=2, seed=0, log=lambda *_: None,
@@ -532,9 +554,9 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
     image = np.repeat(np.linspace(0, 255, 200, dtype=np.float32)[:, None], 200, axis=1).astype(np.uint8)
     image = np.dstack([image] * 3)  # dark at the top, bright at the bottom
     rng = np.random.default_rng(3)
-    upright = [diceset.jittered_crop(rng, image, 100, 100, 40, upright=True) for _ in range(40)]
+    upright = [diceset.jittered_crop(rng, image, 100, 100, 40, upright=True)[0] for _ in range(40)]
     assert all(c[:5].mean() < c[-5:].mean() for c in upright)
-    turned_crops = [diceset.jittered_crop(rng, image, 100, 100, 40) for _ in range(40)]
+    turned_crops = [diceset.jittered_crop(rng, image, 100, 100, 40)[0] for _ in range(40)]
     assert any(c[:5].mean() > c[-5:].mean() for c in turned_crops)
     from vision.dicetrain import _augment_tiles
 
@@ -563,13 +585,15 @@ def test_upright_training_crops_keep_the_frames_down_and_show_tilted_dice_side_f
             parser.parse_args(["train", "dice", "--classifiers", bad])
 
 
-def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedReader:
-    """A reader whose detector finds one die per entry (the first 60 px, then 40 px ones) and whose classifier
-    reads each as `faces[i]` (probability 0.99) with the colour probabilities `colours[i]`."""
+def _reader_of(faces: list[str], colours: list[dict[str, float]], boxes: list[float] | None = None,
+               measured: list[float] | None = None) -> LearnedReader:
+    """A reader whose detector finds one die per entry (boxes of `boxes` px; by default the first 60 px, then
+    40 px ones) and whose classifier reads each as `faces[i]` (probability 0.99) with the colour
+    probabilities `colours[i]`, and measures its side as `measured[i]` px (by default none: 0.0)."""
     from vision.learned import COLOURS, VALUES
 
     reader = LearnedReader.__new__(LearnedReader)
-    sides = [60.0] + [40.0] * (len(faces) - 1)
+    sides = boxes or [60.0] + [40.0] * (len(faces) - 1)
     reader.scaled_detect = lambda frame, die_px=None, work_px=None: (
         1.0, [Found(80 + 100 * i, 100, s, s, 0.9) for i, s in enumerate(sides)])
 
@@ -578,7 +602,7 @@ def _reader_of(faces: list[str], colours: list[dict[str, float]]) -> LearnedRead
         for i, face in enumerate(faces):
             values[i, VALUES.index(face)] = 0.99
         pc = np.array([[c.get(name, 0.0) for name in COLOURS] for c in colours])
-        return values, pc
+        return values, pc, np.array(measured or [0.0] * len(found))  # 0.0: the box's side (`die_side`)
 
     reader.classify = classify
     return reader
@@ -640,6 +664,21 @@ def test_a_d6s_side_follows_the_tilted_tables_depth_so_a_far_d6_is_not_the_small
     few = d6_sizes([*d6s[:PLANE_FIT - 1], _face(0, 0, 10, colour="grey"), _face(0, 0, 10, value="none")])
     assert few.at(0, 0) == few.at(600, 800) == pytest.approx(float(np.median([30, 32.5, 45])))
     assert d6_sizes([]).at(10, 10) == 0.0  # no d6: nothing to compare with (`kind_features`' flag)
+
+
+def test_the_kind_model_weighs_the_side_the_classifier_measured_not_the_turned_dies_box():
+    frame = np.zeros((200, 600, 3), np.uint8)
+    greyish = [{"white": 1.0}, {"white": 1.0}, {"grey": 0.4, "white": 0.6}]
+    # a grey die turned 45 degrees boxes as wide as the d6s beside it (1.41 times its 40 px side)
+    boxes = [57.0, 57.0, 57.0]
+    by_box = _reader_of(["5", "6", "3"], greyish, boxes)
+    by_box.kind_model = (1.0, -10.0, 0.0, 0.0)
+    assert by_box.read(frame)[2].kind == "d6"  # its box alone: as big as a d6
+    measured = _reader_of(["5", "6", "3"], greyish, boxes, measured=[56.0, 57.0, 40.0])
+    measured.kind_model = (1.0, -10.0, 0.0, 0.0)
+    small = measured.read(frame)[2]
+    grey = 1 / (1 + math.exp(-(math.log(0.4 / 0.6) - 10 * math.log(40 / 56.5))))  # beside the other two
+    assert (small.kind, small.colour) == ("grey", "grey") and small.confidence == pytest.approx(0.99 * grey)
 
 
 def test_a_die_is_weighed_beside_the_other_dice_never_beside_itself():
@@ -824,7 +863,7 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     from vision.learned import DETECTOR
     from vision.scenes import random_scene
 
-    crops, values, colours = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
+    crops, values, colours, shares = dicetrain._found_crops((3, 6, 0, 4, 0.5, True, str(DETECTOR.parent)))
     finds, reader = [], LearnedReader()
     for k in range(4):  # the same scenes, and what the committed detector finds in each
         rng = np.random.default_rng([3, 6, k])
@@ -836,6 +875,7 @@ def test_the_classifier_learns_what_the_detector_finds_in_renders_on_dice_and_of
     assert crops.shape == (len(finds), CROP, CROP, 3) and crops.dtype == np.uint8
     assert values.tolist() == finds and 0 < np.count_nonzero(values) < len(values)  # dice and false finds
     assert np.array_equal(colours == -1, values == 0)  # a die's colour is known, no die has none
+    assert np.array_equal(np.isnan(shares), values == 0)  # and so is its side (`diceset.side_share`)
 
 
 def test_the_weight_of_no_die_is_added_to_that_class_alone_and_leaves_the_logits_given_as_they_were():
@@ -854,7 +894,7 @@ def test_the_reader_weighs_no_die_as_its_meta_says():
     reader = LearnedReader()  # the committed models and meta
     assert reader.no_die == reader.meta.get("no_die", 0.0)
     found = reader.detect(image)
-    values, _ = reader.classify(image, found)
+    values, *_ = reader.classify(image, found)
     assert len(found) and (values.argmax(axis=1) > 0).any()  # it reads dice here
     f = found[0]
     cut = image[int(f.cy - f.h / 1.6):int(f.cy + f.h / 1.6), int(f.cx - f.w / 1.6):int(f.cx + f.w / 1.6)]
@@ -905,7 +945,7 @@ class _Counted(_Looks):
     def classify(self, frame, found, no_die=None):
         faces = np.zeros((len(found), len(VALUES)), np.float32)
         faces[:, VALUES.index("5")] = 0.95
-        return faces, np.full((len(found), len(COLOURS)), 1 / len(COLOURS), np.float32)
+        return faces, np.full((len(found), len(COLOURS)), 1 / len(COLOURS), np.float32), np.zeros(len(found))
 
 
 def test_a_roll_read_as_another_number_of_dice_than_it_holds_is_read_at_the_scales_round_it():

@@ -272,22 +272,23 @@ def test_while_calibrating_each_die_found_is_read_once_and_reads_as_it_did():
     class Reader:
         read_dice = 0
 
-        def logits(self, frame, found):
+        def outputs(self, frame, found):
             self.read_dice += len(found)
             values = np.array([[[f.cx, f.score, frame[0, 0, 0]] for f in found]] * 4, np.float32)
-            return values.reshape(4, len(found), 3), np.zeros((4, len(found), 2), np.float32)
+            shares = np.array([[f.cx / 100 + frame[0, 0, 0] for f in found]] * 4, np.float32)
+            return values.reshape(4, len(found), 3), np.zeros((4, len(found), 2), np.float32), shares
 
     reader = Reader()
     frames = [np.full((10, 10, 3), k, np.uint8) for k in range(2)]
     a, b = Found(10, 10, 20, 20, 0.9), Found(50, 10, 20, 20, 0.4)
     with logits_remembered(reader):
-        first = reader.logits(frames[0], [a])
-        both = reader.logits(frames[0], [b, a])  # a lower threshold finds one more die
-        other = reader.logits(frames[1], [a])  # the same box in another frame is another die
-        assert reader.logits(frames[0], [])[0].shape == (4, 0, 3)
+        first = reader.outputs(frames[0], [a])
+        both = reader.outputs(frames[0], [b, a])  # a lower threshold finds one more die
+        other = reader.outputs(frames[1], [a])  # the same box in another frame is another die
+        assert reader.outputs(frames[0], [])[0].shape == (4, 0, 3)
     assert reader.read_dice == 3
     plain = Reader()
     for got, frame, found in ((first, frames[0], [a]), (both, frames[0], [b, a]), (other, frames[1], [a])):
-        want = plain.logits(frame, found)
+        want = plain.outputs(frame, found)
         assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
-    assert "logits" not in vars(reader)  # the reader reads as before once calibrated
+    assert "outputs" not in vars(reader)  # the reader reads as before once calibrated

@@ -402,3 +402,22 @@ def test_a_die_is_cropped_for_the_classifier_as_a_detector_may_box_it_from_its_t
         assert cx == 120 and 110 <= cy <= 125 and 40 <= side <= 50
     ys = [cy for _, cy, _ in got]
     assert min(ys) < 112 and max(ys) > 123  # both ends are drawn: the top face alone, the whole die
+
+
+def test_a_scene_knows_each_dies_side_and_its_crops_teach_it_as_a_share_of_the_crop():
+    from vision import diceset
+    from vision.learned import CONTEXT
+    from vision.render import GREY_SIDE
+
+    dice = [random_die(np.random.default_rng(k), kind) for k, kind in enumerate(["d6", "grey", "d6", "grey"])]
+    _, truth = random_scene(np.random.default_rng(4), 800, 600, die_px=40, dice=dice)
+    sides = {t.kind: t.side for t in truth}  # from above, no depth: every d6 40 px give or take 5 %
+    assert all(38 <= t.side <= 42 for t in truth if t.kind == "d6")
+    assert all(38 * GREY_SIDE <= t.side <= 42 * GREY_SIDE for t in truth if t.kind == "grey") and sides
+    # a die's crop teaches its side as a share of the crop (log), a crop of no die nothing (NaN)
+    crops, values, _, shares = diceset.scene_crops(np.random.default_rng(9))
+    on_dice = np.array([v != 0 for v in values])
+    assert np.isfinite(np.array(shares)[on_dice]).all() and np.isnan(np.array(shares)[~on_dice]).all()
+    # a crop covers CONTEXT of its box, and a box holds from the top face alone to the whole die
+    assert all(math.log(1 / (CONTEXT * 2.5)) < s < math.log(1.2 / CONTEXT) for s in np.array(shares)[on_dice])
+    assert diceset.side_share(30, 60) == math.log(0.5) and math.isnan(diceset.side_share(0.0, 60))

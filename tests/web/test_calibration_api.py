@@ -236,8 +236,8 @@ class Unsure(Double):
     """Reads as the double does, each face at 0.9."""
 
     def classify(self, frame, found):
-        faces, colours = super().classify(frame, found)
-        return faces * 0.9, colours
+        faces, colours, sides = super().classify(frame, found)
+        return faces * 0.9, colours, sides
 
 
 @pytest.mark.parametrize("certain, marked", [(0.8, ""), (0.95, "?")])
