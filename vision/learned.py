@@ -478,10 +478,14 @@ class LearnedReader:
         return (np.concatenate([r[0].reshape(self.turns, n, -1) for r in read]),
                 np.concatenate([r[1].reshape(self.turns, n, -1) for r in read]), shares)
 
+    def crop_side(self, found: Found) -> float:
+        """The side (px in the frame) of a found die's crop: `context` box sides."""
+        return self.context * max(found.w, found.h)
+
     def views(self, frame: np.ndarray, found: list[Found]) -> np.ndarray:
         """The classifier's input for the dice found (at least one): each die's crop in each of its
         `self.turns` looks, look by look, float (turns * n, 3, CROP, CROP) in 0..1."""
-        crops = [crop(frame, f.cx, f.cy, self.context * max(f.w, f.h)) for f in found]
+        crops = [crop(frame, f.cx, f.cy, self.crop_side(f)) for f in found]
         views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
         return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
@@ -494,7 +498,7 @@ class LearnedReader:
         of its looks'."""
         values, colours, shares = self.outputs(frame, found)
         weight = self.no_die if no_die is None else no_die
-        crop_sides = np.array([self.context * max(f.w, f.h) for f in found], np.float64)
+        crop_sides = np.array([self.crop_side(f) for f in found], np.float64)
         sides = np.exp(shares.mean(axis=0)) * crop_sides if shares is not None else np.zeros(len(found))
         return pooled(weighed(values, weight), self.temperature), pooled(colours), sides
 
