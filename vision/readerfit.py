@@ -271,11 +271,12 @@ def calibrate(reader: LearnedReader, renders: dict[str, Scenes], photos, log=pri
     calibration whatever their meta said before). The training run and `--recalibrate` write the answer as
     it is."""
     scenes = [scene for part in renders.values() for scene in part]
-    sets = {"held-out renders": scenes}
+    photographed: dict[str, Scenes] = {}
     for name, image, labels in photos:
-        sets.setdefault(f"training photos {name}", []).append(
+        photographed.setdefault(f"training photos {name}", []).append(
             (image, [bench.Label(value, box) for value, box in labels]))
-    taken = [scene for name, part in sets.items() if name != "held-out renders" for scene in part]
+    sets = {"held-out renders": scenes, **photographed}
+    taken = [scene for part in photographed.values() for scene in part]  # the training photos, every set
     reader.temperature, reader.kind_model, reader.sure = 1.0, KIND_FROM_COLOUR, None
     with logits_remembered(reader), peaks_remembered(reader):
         for _ in range(2):
