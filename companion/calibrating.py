@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -49,62 +49,77 @@ def typed_roll(text: str) -> tuple[list[int], list[str | None]]:
     return values, [" ".join(n) or None for n in names]
 
 
+class PhotoLabel(NamedTuple):
+    """What the page writes over one die of a roll photo: the die's box (x1, y1, x2, y2 px in the photo),
+    the words ("cream 3"; "cream 3?" where the reader was unsure) and whether the reader was unsure of it,
+    said apart so that the page need not tell it from the words."""
+
+    box: tuple[int, int, int, int]
+    text: str
+    unsure: bool = False
+
+
 @dataclass(frozen=True)
 class RollPhoto:
     """The calibration roll as the camera took it, for the host to check which die took which name: a
     JPEG with each die's box drawn, its address (`id`, new with each calibration, so no phone shows an
-    older one from its cache) and the words the page writes over each box ("cream 3")."""
+    older one from its cache) and the labels the page writes over the boxes."""
 
     id: str
     jpeg: bytes
-    labels: tuple[tuple[tuple[int, int, int, int], str], ...]  # (box x1, y1, x2, y2 px, words)
+    labels: tuple[PhotoLabel, ...]
 
 
-def roll_labels(frame: np.ndarray, table: Any) -> tuple[tuple[tuple[int, int, int, int], str], ...]:
-    """Each die of a calibration (`vision.calibration.TableCalibration`) learned from `frame`: its box
-    (x1, y1, x2, y2 px) and its name and value ("cream 3")."""
-    return tuple((die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
+def roll_labels(frame: np.ndarray, table: Any) -> tuple[PhotoLabel, ...]:
+    """Each die of a calibration (`vision.calibration.TableCalibration`) learned from `frame`: its box and
+    its name and value ("cream 3"); each as typed, so none is unsure."""
+    return tuple(PhotoLabel(die.place.box(frame.shape), f"{die.colour} {die.value}") for die in table.dice)
 
 
-def boxed_roll(frame: np.ndarray, table: Any, words: bool = False) -> np.ndarray:
+def boxed_roll(frame: np.ndarray, table: Any, words: bool = False,
+               labels: tuple[PhotoLabel, ...] | None = None) -> np.ndarray:
     """The calibration roll with each die's box drawn, and with `words` its name and value over it (for the
-    command line, where no page writes them)."""
+    command line, where no page writes them); `labels`: its `roll_labels`, where already made."""
     from vision.drawing import annotate
 
-    labels = roll_labels(frame, table)
-    return annotate(frame, [{"value": die.value, "box": box, "confidence": 1.0}
-                            for die, (box, _) in zip(table.dice, labels, strict=True)],
-                    labels=words, words=[text for _, text in labels])
+    labels = labels or roll_labels(frame, table)
+    return annotate(frame, [{"value": die.value, "box": label.box, "confidence": 1.0}
+                            for die, label in zip(table.dice, labels, strict=True)],
+                    labels=words, words=[label.text for label in labels])
 
 
 def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     """The roll photo of a calibration (`vision.calibration.TableCalibration`) learned from `frame`."""
-    return _photo(boxed_roll(frame, table), roll_labels(frame, table))
+    labels = roll_labels(frame, table)
+    return _photo(boxed_roll(frame, table, labels=labels), labels)
 
 
-def refused_labels(dice: Any, certain: float) -> tuple[tuple[tuple[int, int, int, int], str], ...]:
-    """Each die a refused calibration roll counted (`CalibrationError.dice`): its box (x1, y1, x2, y2 px)
-    and what it read ("red 5"; "red 5?" where less sure than `certain`, the table's confidence threshold)."""
-    return tuple((die.box, f"{die.colour} {die.value}" + ("" if die.confidence >= certain else "?"))
-                 for die in dice)
+def refused_labels(dice: Any, certain: float) -> tuple[PhotoLabel, ...]:
+    """Each die a refused calibration roll counted (`CalibrationError.dice`): its box and what it read
+    ("red 5"; "red 5?" and unsure where less sure than `certain`, the table's confidence threshold)."""
+    return tuple(PhotoLabel(die.box, f"{die.colour} {die.value}" + ("?" if unsure else ""), unsure)
+                 for die in dice for unsure in [die.confidence < certain])
 
 
-def boxed_refusal(frame: np.ndarray, dice: Any, certain: float, words: bool = False) -> np.ndarray:
+def boxed_refusal(frame: np.ndarray, dice: Any, certain: float, words: bool = False,
+                  labels: tuple[PhotoLabel, ...] | None = None) -> np.ndarray:
     """A refused calibration roll with each die it counted boxed, and with `words` what it read over each
-    (`refused_labels`; for the command line, where no page writes them)."""
+    (for the command line, where no page writes them); `labels`: its `refused_labels`, where already made."""
     from vision.drawing import annotate
 
-    return annotate(frame, dice, labels=words, words=[text for _, text in refused_labels(dice, certain)])
+    labels = labels or refused_labels(dice, certain)
+    return annotate(frame, dice, labels=words, words=[label.text for label in labels])
 
 
 def refused_photo(frame: np.ndarray, dice: Any, certain: float = Settings.confidence_threshold
                   ) -> RollPhoto | None:
     """A roll the calibration refused, with each die it counted boxed and read (`refused_labels`): the host
     sees which die the camera missed, or read otherwise, or found where there is none."""
-    return _photo(boxed_refusal(frame, dice, certain), refused_labels(dice, certain))
+    labels = refused_labels(dice, certain)
+    return _photo(boxed_refusal(frame, dice, certain, labels=labels), labels)
 
 
-def _photo(boxed: np.ndarray, labels: tuple[tuple[tuple[int, int, int, int], str], ...]) -> RollPhoto | None:
+def _photo(boxed: np.ndarray, labels: tuple[PhotoLabel, ...]) -> RollPhoto | None:
     ok, jpeg = cv2.imencode(".jpg", boxed, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
 
@@ -231,6 +246,7 @@ class TableCalibrator:
 
 
 def _shown(photo: RollPhoto | None) -> dict[str, Any] | None:
-    """A roll photo as the page gets it: its address and each die's box and words."""
+    """A roll photo as the page gets it: its address and each die's box, words and whether it is unsure."""
     return None if photo is None else {
-        "id": photo.id, "dice": [{"box": list(box), "text": text} for box, text in photo.labels]}
+        "id": photo.id, "dice": [{"box": list(label.box), "text": label.text, "unsure": label.unsure}
+                                 for label in photo.labels]}

@@ -254,3 +254,4 @@ def test_a_refused_rolls_photo_marks_the_dice_read_less_surely_than_the_tables_t
         calibrator.take_roll("3 5 2")
     assert [d["text"] for d in calibrator.state()["refused"]["dice"]] == [
         f"red 3{marked}", f"red 5{marked}", f"cream 1{marked}"]
+    assert [d["unsure"] for d in calibrator.state()["refused"]["dice"]] == [bool(marked)] * 3  # said apart

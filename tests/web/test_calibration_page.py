@@ -74,6 +74,7 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
         # the roll as the camera read it, each die it counted boxed and read, above the values to type again
         host.wait_for_function("document.querySelector('#calib-refused img')?.naturalWidth === 640")
         assert host.locator("#calib-refused .label").all_inner_texts() == ["red 3", "red 5", "cream 1"]
+        assert host.locator("#calib-refused .label.unsure").count() == 0  # each read at the table's threshold
         assert "as the camera read it" in host.locator("#calibrate").inner_text()
         host.fill("#calib-values", "3 5 1 Ivory")  # the cream die's name, as the players call it
         host.get_by_role("button", name="Read this roll").click()
@@ -86,8 +87,8 @@ def test_the_host_calibrates_the_camera_from_the_phone(tmp_path):
         # each over its die's box where the picture shows it (whole in its frame, banded at its sides or ends)
         photo = host.locator("#calib-photo img").bounding_box()
         k = min(photo["width"] / 640, photo["height"] / 480)
-        for label, (box, _) in zip(labels.all(), rig.calibrator.photo_of_roll.labels, strict=True):
-            at = label.bounding_box()
+        for label, said in zip(labels.all(), rig.calibrator.photo_of_roll.labels, strict=True):
+            at, box = label.bounding_box(), said.box
             assert at["x"] == pytest.approx(photo["x"] + (photo["width"] - 640 * k) / 2 + box[0] * k, abs=2)
             assert at["y"] + at["height"] <= photo["y"] + (photo["height"] - 480 * k) / 2 + box[1] * k + 2
         assert host.locator("#calib-empty").is_visible()  # ready to calibrate again

@@ -392,9 +392,9 @@ const Companion = (function () {
     if (!card) return;
     card.ontoggle = () => { calibration.open = card.open; };
     const img = card.querySelector("#calib-photo img");
-    if (img) labelPhoto(img, calibration.photo.dice.map((d) => ({ box: d.box, text: d.text, unsure: false })));
+    if (img) labelPhoto(img, calibration.photo.dice);
     const refused = card.querySelector("#calib-refused img");
-    if (refused) labelPhoto(refused, calibration.refused.dice.map((d) => ({ box: d.box, text: d.text, unsure: d.text.endsWith("?") })));
+    if (refused) labelPhoto(refused, calibration.refused.dice);
     const after = (data) => {
       if (!data) return;
       toast(data.text);
