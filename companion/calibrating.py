@@ -82,7 +82,7 @@ def boxed_roll(frame: np.ndarray, table: Any, words: bool = False,
     command line, where no page writes them); `labels`: its `roll_labels`, where already made."""
     from vision.drawing import annotate
 
-    labels = labels or roll_labels(frame, table)
+    labels = roll_labels(frame, table) if labels is None else labels
     return annotate(frame, [{"value": die.value, "box": label.box, "confidence": 1.0}
                             for die, label in zip(table.dice, labels, strict=True)],
                     labels=words, words=[label.text for label in labels])
@@ -94,11 +94,16 @@ def roll_photo(frame: np.ndarray, table: Any) -> RollPhoto | None:
     return _photo(boxed_roll(frame, table, labels=labels), labels)
 
 
+def refused_label(die: Any, certain: float) -> PhotoLabel:
+    """One die a refused calibration roll counted: its box and what it read ("red 5"; "red 5?", and unsure,
+    where less sure than `certain`, the table's confidence threshold)."""
+    unsure = die.confidence < certain
+    return PhotoLabel(die.box, f"{die.colour} {die.value}" + ("?" if unsure else ""), unsure)
+
+
 def refused_labels(dice: Any, certain: float) -> tuple[PhotoLabel, ...]:
-    """Each die a refused calibration roll counted (`CalibrationError.dice`): its box and what it read
-    ("red 5"; "red 5?" and unsure where less sure than `certain`, the table's confidence threshold)."""
-    return tuple(PhotoLabel(die.box, f"{die.colour} {die.value}" + ("?" if unsure else ""), unsure)
-                 for die in dice for unsure in [die.confidence < certain])
+    """Each die a refused calibration roll counted (`CalibrationError.dice`), as `refused_label`."""
+    return tuple(refused_label(die, certain) for die in dice)
 
 
 def boxed_refusal(frame: np.ndarray, dice: Any, certain: float, words: bool = False,
@@ -107,7 +112,7 @@ def boxed_refusal(frame: np.ndarray, dice: Any, certain: float, words: bool = Fa
     (for the command line, where no page writes them); `labels`: its `refused_labels`, where already made."""
     from vision.drawing import annotate
 
-    labels = labels or refused_labels(dice, certain)
+    labels = refused_labels(dice, certain) if labels is None else labels
     return annotate(frame, dice, labels=words, words=[label.text for label in labels])
 
 
