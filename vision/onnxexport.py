@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.learned import CLASSIFIER, CROP, DETECTOR, META, LearnedReader, member_path
+from vision.onnxfold import fold_detector
 
 if TYPE_CHECKING:
     from vision.readerfit import Scenes  # the held-out scenes whose crops set the int8 ranges
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 
 def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None:
     """Both networks to ONNX (opset 17) and the calibration beside them, in `out` (detector None: the
-    detector already in `out` stays; `member`: the classifier is that member of an ensemble)."""
+    detector already in `out` stays; `member`: the classifier is that member of an ensemble). The
+    detector's graph is folded to run faster with the same outputs (`vision.onnxfold`)."""
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -30,6 +32,7 @@ def export(detector, classifier, meta: dict, out: Path, member: int = 0) -> None
                               dynamic_axes={"image": {2: "h", 3: "w"}, "heat": {2: "h4", 3: "w4"},
                                             "size": {2: "h4", 3: "w4"}, "offset": {2: "h4", 3: "w4"}},
                               dynamo=False)
+            fold_detector(out / DETECTOR.name)
         path = member_path(out / CLASSIFIER.name, member)
         torch.onnx.export(classifier, torch.zeros(1, 3, CROP, CROP), str(path),
                           input_names=["crops"], output_names=["values", "colours", "side"], opset_version=17,
