@@ -411,8 +411,9 @@ class LearnedReader:
         return cls(folder / DETECTOR.name, folder / CLASSIFIER.name, folder / META.name, threads)
 
     @staticmethod
-    def available() -> bool:
-        return DETECTOR.is_file() and CLASSIFIER.is_file()
+    def available(folder: Path = DATA) -> bool:
+        """Whether `folder` holds a trained reader's networks (the committed ones by default)."""
+        return (Path(folder) / DETECTOR.name).is_file() and (Path(folder) / CLASSIFIER.name).is_file()
 
     def candidates(self, frame: np.ndarray, scale: float, threshold: float) -> list[Found]:
         """The detector's peaks scoring at least `threshold` with the frame scaled by `scale` (px in the

@@ -7,7 +7,8 @@ neither was trained on.
 - `--oblique N` such scenes as a phone photographs a table (cameras down to 65 degrees, nearer dice
   larger, dice in heaps: `random_scene(oblique=True)`, half of the default training's renders), from
   seeds of their own (nothing trains on them),
-- the learned reader's speed on 640x480 and 1280x720 frames (one core, OpenCV on one thread).
+- the learned reader's speed on 640x480 and 1280x720 frames, as `companion bench speed` measures it
+  (`vision.speedbench`: one core, OpenCV on one thread).
 Per reader and set: dice right, whole rolls right, false dice per photo, how often a reading at or
 above the table's certainty threshold is right (the caller passes it: `companion bench vision compare
 --sure`, whose default is the table's `confidence_threshold` setting), and the median CPU ms per frame
@@ -17,19 +18,17 @@ colour name it was drawn in (the photos' labels have no colours).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision import bench, diceset
 from vision.die import Die
 from vision.images import load_image
+from vision.speedbench import speed
 
 Reader = Callable[[np.ndarray], list[Die]]
 
@@ -127,43 +126,6 @@ def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, row
     return scores
 
 
-@contextmanager
-def one_core() -> Iterator[None]:
-    """Run the body on one CPU core with OpenCV on one thread (ONNX Runtime's sessions already run one):
-    the speed target is one core's, and OpenCV's helper threads on a busy 2-core machine count their
-    handing over of small jobs as CPU time, about 3 ms of a 640x480 frame's 19 here."""
-    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    threads = cv2.getNumThreads()
-    try:
-        if cores:
-            os.sched_setaffinity(0, {min(cores)})
-        cv2.setNumThreads(1)
-        yield
-    finally:
-        cv2.setNumThreads(threads)
-        if cores:
-            os.sched_setaffinity(0, cores)
-
-
-def speed(reader, sizes: tuple[tuple[int, int], ...] = ((640, 480), (1280, 720)), frames: int = 30
-          ) -> dict[tuple[int, int], float]:
-    """Median CPU ms per frame of the learned reader on one core (`one_core`) at each frame size
-    (rendered tables, 1-25 dice), each frame's the best of three reads after a first: this machine's speed
-    drifts by a fifth from one minute to the next, and the best of three is its steadiest figure."""
-    from vision.scenes import random_scene
-
-    out = {}
-    with one_core():
-        for w, h in sizes:
-            times = []
-            for k in range(frames):
-                image, _ = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + 50_000 + k), w, h)
-                reader.read(image)
-                times.append(min(_timed(reader.read, image)[1] for _ in range(3)))
-            out[(w, h)] = float(np.median(times))
-    return out
-
-
 def heading(name: str, frames: int) -> str:
     """A set's heading in the comparison. A set that leaves dice unlabelled says so
     (`diceset.UNBOXED_DICE`): a real die read there counts as a false one."""
@@ -181,7 +143,7 @@ def run(args) -> int:
     from vision.treehouse import TreehouseTemplates
 
     models = Path(getattr(args, "models", None) or DATA)
-    if not (models / DETECTOR.name).is_file() or not (models / CLASSIFIER.name).is_file():
+    if not LearnedReader.available(models):
         print(f"companion bench vision compare: no learned reader in {models}: run 'companion train dice'")
         return 2
     learned = LearnedReader(models / DETECTOR.name, models / CLASSIFIER.name, models / META.name)
@@ -209,6 +171,6 @@ def run(args) -> int:
         crop_readers = {"rules": read_crop, "learned": learned.read_crop}
         for reader, read_one in crop_readers.items():
             print(f"  {reader:8s} {score_crops(read_one, casino, rows, sure).line()}")
-    for (w, h), ms in speed(learned).items():
+    for (w, h), ms in speed(learned).items():  # as `companion bench speed` measures it
         print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one core)")
     return 0

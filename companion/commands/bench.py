@@ -1,5 +1,5 @@
-"""`companion bench engine|vision DIR|web|fuzz|restart|calibration|colours`: benchmarks that print figures
-(never fail on speed)."""
+"""`companion bench engine|vision DIR|speed|web|fuzz|restart|calibration|colours`: benchmarks that print
+figures (never fail on speed)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ TARGETS = {
     "engine": ("companion.bench_engine", "random games/s, odds query µs, Battle Zone legal actions ms, "
                                          "DOG's worst-case 7 listing ms"),
     "vision": ("vision.bench", "dice reader accuracy and ms per frame on a labelled folder"),
+    "speed": ("vision.speedbench", "the learned dice reader's CPU ms per 640x480 and 1280x720 frame on one "
+                                   "core, or two readers' frame by frame (--against)"),
     "web": ("web.bench", "streams held, API latency while they are open, confirm-to-phone latency, "
                          "a one-client flood, server memory"),
     "fuzz": ("web.fuzz", "random requests at every route: how many were sent, how many got a 5xx"),
@@ -47,6 +49,13 @@ def add_parser(sub) -> None:
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
                            "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "
                            "warm, soft or shaken")
+        if name == "speed":
+            t.add_argument("--models", metavar="DIR",
+                           help="the learned reader's ONNX files (default vision/data)")
+            t.add_argument("--against", metavar="DIR",
+                           help="another reader's ONNX files, read in turns with it frame by frame")
+            t.add_argument("--frames", type=int, default=30,
+                           help="rendered tables read at each size (default 30)")
         if name == "calibration":
             t.add_argument("--tables", type=int, default=30, help="tables to calibrate (default 30)")
             t.add_argument("--later", type=int, default=5, help="rolls read on each table after (default 5)")

@@ -1,16 +1,10 @@
-"""The side-by-side bench counts how often a sure reading is right, false dice included, and times the
-learned reader on one core."""
+"""The side-by-side bench counts how often a sure reading is right, false dice included."""
 
 from __future__ import annotations
 
-import os
-
-import cv2
-import pytest
-
 from vision.bench import Label, Tally, score_photo
 from vision.die import Die
-from vision.sidebyside import Scores, heading, one_core, speed
+from vision.sidebyside import Scores, heading
 
 
 def test_sure_readings_count_right_wrong_and_false_dice():
@@ -56,25 +50,6 @@ def test_compare_defaults_to_the_tables_confidence_threshold():
     add_parser(parser.add_subparsers())
     assert parser.parse_args(["bench", "vision", "compare"]).sure == Settings().confidence_threshold
     assert parser.parse_args(["bench", "vision", "compare", "--sure", "0.9"]).sure == 0.9
-
-
-def test_the_speed_is_measured_on_one_core_with_opencv_on_one_thread_and_both_are_given_back():
-    cores, threads = os.sched_getaffinity(0), cv2.getNumThreads()
-    seen = []
-
-    class Reader:
-        def read(self, image):
-            seen.append((os.sched_getaffinity(0), cv2.getNumThreads(), image.shape))
-            return []
-
-    times = speed(Reader(), sizes=((64, 48),), frames=2)
-    assert set(times) == {(64, 48)} and times[(64, 48)] >= 0
-    assert seen and all(len(c) == 1 and c <= cores and n == 1 and shape == (48, 64, 3)
-                        for c, n, shape in seen)
-    assert (os.sched_getaffinity(0), cv2.getNumThreads()) == (cores, threads)
-    with pytest.raises(RuntimeError), one_core():
-        raise RuntimeError("a reader that fails")
-    assert (os.sched_getaffinity(0), cv2.getNumThreads()) == (cores, threads)
 
 
 def test_a_set_that_leaves_dice_unlabelled_says_its_false_dice_may_be_real():

@@ -1,0 +1,97 @@
+"""`companion bench speed [--models DIR] [--against DIR] [--frames N]`: the learned reader's CPU ms per frame
+on one core, at 640x480 (the target: a median of at most 15 ms) and 1280x720.
+
+Each size reads the same rendered tables (1-25 dice, seeds held out of training), each frame the best of
+three reads after a first. This machine's speed drifts by a fifth from one minute to the next, more than
+most changes to the reader, so with `--against` the two readers take turns frame by frame and the figure
+to trust is the median of the per-frame ratios: read one after the other, two runs of the same files
+differed by 15.8-19.9 ms (notes s47)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import diceset
+
+SIZES = ((640, 480), (1280, 720))  # px: the target's frame size, and a 720p camera's
+FRAMES = 30  # rendered tables read at each size
+READS = 3  # timed reads of each frame after a first; the best counts
+
+
+@contextmanager
+def one_core() -> Iterator[None]:
+    """Run the body on one CPU core with OpenCV on one thread (ONNX Runtime's sessions already run one):
+    the speed target is one core's, and OpenCV's helper threads on a busy 2-core machine count their
+    handing over of small jobs as CPU time, about 3 ms of a 640x480 frame's 19 here."""
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    threads = cv2.getNumThreads()
+    try:
+        if cores:
+            os.sched_setaffinity(0, {min(cores)})
+        cv2.setNumThreads(1)
+        yield
+    finally:
+        cv2.setNumThreads(threads)
+        if cores:
+            os.sched_setaffinity(0, cores)
+
+
+def frame_times(readers: Mapping[str, object], sizes: tuple[tuple[int, int], ...] = SIZES,
+                frames: int = FRAMES) -> dict[str, dict[tuple[int, int], list[float]]]:
+    """Each reader's CPU ms on each frame (its best of READS reads after a first), by size, on one core
+    (`one_core`). The readers take turns on each frame, so the machine's drift falls on all alike."""
+    from vision.scenes import random_scene
+
+    out: dict[str, dict[tuple[int, int], list[float]]] = {name: {} for name in readers}
+    with one_core():
+        for w, h in sizes:
+            for k in range(frames):
+                image, _ = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + 50_000 + k), w, h)
+                for name, reader in readers.items():
+                    reader.read(image)
+                    out[name].setdefault((w, h), []).append(min(_cpu_ms(reader, image) for _ in range(READS)))
+    return out
+
+
+def _cpu_ms(reader, image: np.ndarray) -> float:
+    t0 = time.process_time()
+    reader.read(image)
+    return (time.process_time() - t0) * 1000
+
+
+def speed(reader, sizes: tuple[tuple[int, int], ...] = SIZES, frames: int = FRAMES
+          ) -> dict[tuple[int, int], float]:
+    """The reader's median CPU ms per frame at each size (`frame_times`)."""
+    return {size: float(np.median(ms)) for size, ms in frame_times({"": reader}, sizes, frames)[""].items()}
+
+
+def run(args) -> int:
+    """Entry point of `companion bench speed`."""
+    from vision.learned import DATA, LearnedReader
+
+    folders = [Path(args.models or DATA), *([Path(args.against)] if args.against else [])]
+    for folder in folders:
+        if not LearnedReader.available(folder):
+            print(f"companion bench speed: no learned reader in {folder}: run 'companion train dice'")
+            return 2
+    names = [str(folders[0]), *(f"{folder} (again)" if folder == folders[0] else str(folder)
+                                for folder in folders[1:])]  # a reader against itself: the drift's size
+    readers = {name: LearnedReader.in_folder(folder) for name, folder in zip(names, folders, strict=True)}
+    times = frame_times(readers, frames=args.frames)
+    print(f"learned reader, CPU ms per frame on one core: {args.frames} rendered tables a size, each the "
+          f"best of {READS} reads (target: a median of at most 15 ms at 640x480)")
+    for w, h in SIZES:
+        line = ", ".join(f"{name} {np.median(ms[(w, h)]):.1f} ms" for name, ms in times.items())
+        print(f"  {w}x{h}: median {line}")
+        if len(readers) == 2:
+            (a, at), (b, bt) = times.items()
+            ratio = float(np.median(np.array(at[(w, h)]) / np.array(bt[(w, h)])))
+            print(f"    frame by frame, {a} takes {ratio:.3f} of {b}'s time (median)")
+    return 0
