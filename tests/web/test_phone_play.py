@@ -241,9 +241,13 @@ def test_dice_devils_glosses_icons_satansbraten_total_reveal_grid_and_final_coun
     play_to_the_end(session, table, seed=7)
     ann.wait_for_selector("#summary:has-text('Final count')")
     assert ann.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
-    summary_table = ann.locator("#summary table")
-    summary_table.wait_for(state="visible")  # the summary may be drawn again as the last update lands
-    table_box = summary_table.bounding_box()
+    # measured in the page in one step: the summary may be drawn again as the last update lands, and a
+    # table found, then measured, may by then be gone (bounding_box None: CI, 2026-12-02, a busy machine)
+    table_box = ann.wait_for_function("""() => {
+        const table = document.querySelector("#summary table");
+        const box = table && table.getBoundingClientRect();
+        return box && box.width > 0 && {x: box.x, width: box.width};
+    }""").json_value()
     assert table_box["x"] >= 0 and table_box["x"] + table_box["width"] <= SMALL_PHONE["width"]
     assert ann.locator(".dd-item svg").count() > 0
     assert not EMOJI.search(ann.locator("body").inner_text())
