@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import math
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import numpy as np
 from vision.dice import read_crop, read_dice
 from vision.die import Die
 from vision.images import load_image
+from vision.speedbench import timed
 from vision.variations import VARIATIONS
 
 if TYPE_CHECKING:
@@ -105,12 +105,8 @@ TIMING_RUNS = 3  # each frame is read this many times; its time is the fastest (
 
 def _timed(read: Callable[[], T]) -> tuple[T, float]:
     """What read() returns and its CPU time in ms (best of TIMING_RUNS, so other processes count less)."""
-    best = float("inf")
-    for _ in range(TIMING_RUNS):
-        t0 = time.process_time()
-        result = read()
-        best = min(best, (time.process_time() - t0) * 1000)
-    return result, best
+    runs = [timed(read) for _ in range(TIMING_RUNS)]
+    return runs[-1][0], min(ms for _, ms in runs)
 
 
 def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die], float]:

@@ -18,9 +18,9 @@ colour name it was drawn in (the photos' labels have no colours).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,7 @@ import numpy as np
 from vision import bench, diceset
 from vision.die import Die
 from vision.images import load_image
-from vision.speedbench import speed
+from vision.speedbench import speed, timed
 
 Reader = Callable[[np.ndarray], list[Die]]
 
@@ -68,12 +68,6 @@ class Scores(bench.Tally):
                    f"{self.coloured})" if self.coloured else ""))
 
 
-def _timed(read: Reader, image: np.ndarray) -> tuple[list[Die], float]:
-    t0 = time.process_time()
-    dice = read(image)
-    return dice, (time.process_time() - t0) * 1000
-
-
 def held_out_photos(shared: Path = diceset.SHARED) -> Iterator[tuple[str, list[tuple[str, np.ndarray,
                                                                                    list[bench.Label]]]]]:
     """(set name, [(photo name, image, labels)]) for the measured part of each labels.csv set."""
@@ -105,7 +99,7 @@ def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label
               ) -> Scores:
     scores = Scores(threshold=threshold)
     for name, image, labels in photos:
-        dice, ms = _timed(read, image)
+        dice, ms = timed(partial(read, image))
         scores.ms.append(ms)
         scores.score(name, labels, dice)
     return scores
@@ -117,9 +111,8 @@ def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, row
     scores = Scores(threshold=threshold)
     for row in rows:
         image = load_image(folder / row["crop"])
-        t0 = time.process_time()
-        die = read_crop(image)
-        scores.ms.append((time.process_time() - t0) * 1000)
+        die, ms = timed(partial(read_crop, image))
+        scores.ms.append(ms)
         h, w = image.shape[:2]
         label = bench.Label(int(row["value"]), (0, 0, w - 1, h - 1))
         scores.score(row["crop"], [label], [die] if die else [])

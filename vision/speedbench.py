@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -23,6 +25,7 @@ from vision import diceset
 SIZES = ((640, 480), (1280, 720))  # px: the target's frame size, and a 720p camera's
 FRAMES = 30  # rendered tables read at each size
 READS = 3  # timed reads of each frame after a first; the best counts
+T = TypeVar("T")
 
 
 @contextmanager
@@ -56,14 +59,17 @@ def frame_times(readers: Mapping[str, object], sizes: tuple[tuple[int, int], ...
                 image, _ = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + 50_000 + k), w, h)
                 for name, reader in readers.items():
                     reader.read(image)
-                    out[name].setdefault((w, h), []).append(min(_cpu_ms(reader, image) for _ in range(READS)))
+                    runs = [timed(partial(reader.read, image))[1] for _ in range(READS)]
+                    out[name].setdefault((w, h), []).append(min(runs))
     return out
 
 
-def _cpu_ms(reader, image: np.ndarray) -> float:
+def timed(call: Callable[[], T]) -> tuple[T, float]:
+    """What `call()` returns, and the CPU ms it took (this process's: a busy machine's other work is not
+    counted, its drift is)."""
     t0 = time.process_time()
-    reader.read(image)
-    return (time.process_time() - t0) * 1000
+    result = call()
+    return result, (time.process_time() - t0) * 1000
 
 
 def speed(reader, sizes: tuple[tuple[int, int], ...] = SIZES, frames: int = FRAMES
