@@ -18,17 +18,18 @@ import csv
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.dice import read_crop, read_dice
 from vision.die import Die
 from vision.images import load_image
-from vision.speedbench import timed
+from vision.speedbench import READS, best_of
 from vision.variations import VARIATIONS
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Tally:
             f"missed dice:     {self.missed}",
             f"false dice/photo: {self.false_dice / max(self.photos, 1):.3f} ({self.false_dice} in all)",
             f"median ms/frame: {float(np.median(self.ms)) if self.ms else float('nan'):.2f} "
-            f"(CPU time, best of {TIMING_RUNS} reads per frame)",
+            f"(CPU time, best of {READS} reads per frame)",
         ]
 
 
@@ -99,18 +100,8 @@ def closest_first(pairs: list[tuple[float, int, int]], labels: int) -> list[int 
     return chosen
 
 
-T = TypeVar("T")
-TIMING_RUNS = 3  # each frame is read this many times; its time is the fastest (the machine is shared)
-
-
-def _timed(read: Callable[[], T]) -> tuple[T, float]:
-    """What read() returns and its CPU time in ms (best of TIMING_RUNS, so other processes count less)."""
-    runs = [timed(read) for _ in range(TIMING_RUNS)]
-    return runs[-1][0], min(ms for _, ms in runs)
-
-
 def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die], float]:
-    return _timed(lambda: read_dice(image, treehouse=treehouse, faces=faces))
+    return best_of(partial(read_dice, image, treehouse=treehouse, faces=faces))
 
 
 def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]
@@ -171,7 +162,7 @@ def crops_tally(folder: Path, rows: list[dict[str, str]], faces=None) -> Tally:
     tally = Tally()
     for row in rows:
         image = _read_image(folder / row["crop"])
-        die, ms = _timed(lambda image=image: read_crop(image, faces=faces))
+        die, ms = best_of(partial(read_crop, image, faces=faces))
         tally.ms.append(ms)
         tally.dice += 1
         tally.photos += 1
