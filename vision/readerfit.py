@@ -326,9 +326,12 @@ def surely_right(right: int, count: int) -> bool:
 def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[float, int, int]]]:
     """The least bar of `SURE_GRID` at which the reader's readings of the scenes that are at least as
     probable are surely right at least `SURE_RIGHT` of the time (`surely_right`), and so are those at every
-    higher bar (one lucky bar is not enough); 1.0 where no bar holds. A false die (a reading where the
-    scene has none) is a wrong reading. Also, per bar: (bar, right, readings at or above it). The reader's
-    `sure` must be None: its confidences are then the probabilities themselves."""
+    higher bar (one lucky bar is not enough), except a bar whose readings are all right but too few to show
+    it: their fewness is no evidence against the bars below, which hold them too (a model whose surest
+    readings are rare would otherwise get no bar, however many lower readings are right). 1.0 where no bar
+    holds. A false die (a reading where the scene has none) is a wrong reading. Also, per bar: (bar, right,
+    readings at or above it). The reader's `sure` must be None: its confidences are then the probabilities
+    themselves."""
     probability, right = [], []
     for image, labels in scenes:
         paired, extra = bench.match(labels, reader.read(image))
@@ -342,9 +345,10 @@ def sure_bar(reader: LearnedReader, scenes: Scenes) -> tuple[float, list[tuple[f
     bars = [(bar, int(ok[p >= bar].sum()), int((p >= bar).sum())) for bar in SURE_GRID]
     sure = 1.0
     for bar, good, count in reversed(bars):
-        if not surely_right(good, count):
+        if surely_right(good, count):
+            sure = bar
+        elif good < count:
             break
-        sure = bar
     return sure, bars
 
 

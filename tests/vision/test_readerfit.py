@@ -198,6 +198,13 @@ def test_the_sure_bar_is_the_least_from_which_every_higher_bar_is_surely_right_o
     assert readerfit.sure_bar(Reader(), wrong_on_top)[0] == 1.0  # no bar holds
     too_few = [(0.99, right)] * 300  # none wrong, but 300 readings do not show 99.5 %: none is certain
     assert readerfit.sure_bar(Reader(), too_few)[0] > 0.99
+    # a few right readings on top (too few to show anything) do not take the bar from the 3000 below them
+    sparse_top = ([(0.9995, right)] * 5 + [(0.9985, right)] * 40 + [(0.99, right)] * 3000
+                  + [(0.9, wrong)] * 30)
+    assert readerfit.sure_bar(Reader(), sparse_top)[0] == 0.9110
+    # ... but a wrong one among them does: from there down nothing is surely right
+    wrong_among_few = [(0.9995, wrong)] + sparse_top[5:]
+    assert readerfit.sure_bar(Reader(), wrong_among_few)[0] == 1.0
 
 
 def test_a_share_right_is_sure_when_its_wilson_lower_bound_reaches_the_target():
