@@ -30,7 +30,8 @@ ONNX; reading needs numpy, cv2 and onnxruntime only.
   probabilities are calibrated on held-out renders (temperature scaling) and averaged over the looks.
 - A reading's confidence is its probability placed on the table's scale (`confidence`): the sure bar
   (meta "sure", the least probability at which readings of the held-out renders were surely right at
-  least 99.5 % of the time, however high the bar was raised: `vision.readerfit.sure_bar`) becomes `SURE`,
+  least 99.5 % of the time, however high the bar was raised, but for bars too sparse to show anything whose
+  readings were all right: `vision.readerfit.sure_bar`) becomes `SURE`,
   the table's default certainty threshold, so that by default the table proposes as certain only readings
   as sure as those.
 - No threshold is set by hand: the detector's peak threshold (`detect_min`), the weight of "no die"
