@@ -59,7 +59,8 @@ def test_whoever_pressed_start_is_offered_a_seat_at_once(served, browser):
     assert in_view(ann)
     ann.click()
     page.wait_for_selector("#seats .me")
-    assert page.locator("#confirm").count() == 1  # seated: CONFIRM is there to press
+    page.locator("#confirm").wait_for(state="attached")  # drawn with the roll, maybe an update later
+    assert page.locator("#confirm").count() == 1  # seated: CONFIRM is there to press, once
 
     watcher = new_phone(browser)  # a phone that did not make the table just watches, and is told who confirms
     watcher.goto(page.url)
