@@ -131,7 +131,7 @@ def heading(name: str, frames: int) -> str:
 def run(args) -> int:
     """Entry point of `companion bench vision compare`."""
     from vision.dice import read_crop, read_dice
-    from vision.learned import CLASSIFIER, DATA, DETECTOR, META, LearnedReader
+    from vision.learned import DATA, LearnedReader
     from vision.scenes import OBLIQUE_TILT
     from vision.treehouse import TreehouseTemplates
 
@@ -139,7 +139,7 @@ def run(args) -> int:
     if not LearnedReader.available(models):
         print(f"companion bench vision compare: no learned reader in {models}: run 'companion train dice'")
         return 2
-    learned = LearnedReader(models / DETECTOR.name, models / CLASSIFIER.name, models / META.name)
+    learned = LearnedReader.in_folder(models)
     templates = TreehouseTemplates.default()
     readers: dict[str, Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
                                   "learned": learned.read}

@@ -20,8 +20,6 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from vision import diceset
-
 SIZES = ((640, 480), (1280, 720))  # px: the target's frame size, and a 720p camera's
 FRAMES = 30  # rendered tables read at each size
 READS = 3  # timed reads of each frame (`best_of`; the speed bench's after a first): the least counts
@@ -50,13 +48,14 @@ def frame_times(readers: Mapping[str, object], sizes: tuple[tuple[int, int], ...
                 frames: int = FRAMES) -> dict[str, dict[tuple[int, int], list[float]]]:
     """Each reader's CPU ms on each frame (its best of READS reads after a first), by size, on one core
     (`one_core`). The readers take turns on each frame, so the machine's drift falls on all alike."""
+    from vision.diceset import HELD_OUT_SEED  # here, not at the top: `vision.bench` times with this module
     from vision.scenes import random_scene
 
     out: dict[str, dict[tuple[int, int], list[float]]] = {name: {} for name in readers}
     with one_core():
         for w, h in sizes:
             for k in range(frames):
-                image, _ = random_scene(np.random.default_rng(diceset.HELD_OUT_SEED + 50_000 + k), w, h)
+                image, _ = random_scene(np.random.default_rng(HELD_OUT_SEED + 50_000 + k), w, h)
                 for name, reader in readers.items():
                     reader.read(image)
                     out[name].setdefault((w, h), []).append(best_of(partial(reader.read, image))[1])
