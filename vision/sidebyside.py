@@ -136,8 +136,8 @@ def run(args) -> int:
     from vision.treehouse import TreehouseTemplates
 
     models = Path(getattr(args, "models", None) or DATA)
-    if not LearnedReader.available(models):
-        print(f"companion bench vision compare: no learned reader in {models}: run 'companion train dice'")
+    if missing := LearnedReader.missing_from(models, "companion bench vision compare"):
+        print(missing)
         return 2
     learned = LearnedReader.in_folder(models)
     templates = TreehouseTemplates.default()

@@ -89,8 +89,8 @@ def run(args) -> int:
 
     folders = [Path(args.models or DATA), *([Path(args.against)] if args.against else [])]
     for folder in folders:
-        if not LearnedReader.available(folder):
-            print(f"companion bench speed: no learned reader in {folder}: run 'companion train dice'")
+        if missing := LearnedReader.missing_from(folder, "companion bench speed"):
+            print(missing)
             return 2
     names = [str(folders[0]), *(f"{folder} (again)" if folder == folders[0] else str(folder)
                                 for folder in folders[1:])]  # a reader against itself: the drift's size
