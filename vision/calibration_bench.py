@@ -94,9 +94,12 @@ def refusal(err: CalibrationError) -> str:
     return str(err).split(":")[0]
 
 
-def models(folder: str | None) -> LearnedReader:
-    """The learned reader of `--models DIR`, or the committed one."""
-    return LearnedReader.in_folder(Path(folder)) if folder else LearnedReader.default()
+def models(folder: str | None, command: str) -> LearnedReader | str:
+    """The learned reader of `--models DIR` (the committed one without it), or what `command` says when DIR
+    holds no trained reader."""
+    if not folder:
+        return LearnedReader.default()
+    return LearnedReader.missing_from(Path(folder), command) or LearnedReader.in_folder(Path(folder))
 
 
 def print_refused(refused: Counter[str]) -> None:
@@ -107,7 +110,11 @@ def print_refused(refused: Counter[str]) -> None:
 
 
 def run(args) -> int:
-    result = measure(models(args.models), args.tables, args.later)
+    reader = models(args.models, "companion bench calibration")
+    if isinstance(reader, str):
+        print(reader)
+        return 2
+    result = measure(reader, args.tables, args.later)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of 3 d6 "
           f"with its values typed")
     print_refused(result["refused"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from companion.cli import main
 from vision import calibration_bench, colour_bench
@@ -44,6 +45,13 @@ def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch,
     assert "plain:                dice right 18/20 (90.0 %), false dice 30 in 15 photos" in out
     assert "calibrated:           dice right 18/20 (90.0 %), false dice 2 in 15 photos" in out
     assert "calibrated, count:    dice right 19/20 (95.0 %), false dice 1 in 15 photos" in out
+
+
+@pytest.mark.parametrize("bench", ["calibration", "colours"])
+def test_bench_with_a_models_folder_that_holds_no_reader_says_so(bench, tmp_path, capsys):
+    assert main(["bench", bench, "--models", str(tmp_path)]) == 2
+    assert capsys.readouterr().out == (f"companion bench {bench}: no learned reader in {tmp_path}: "
+                                       "run 'companion train dice'\n")
 
 
 def test_bench_colours_pairs_each_die_found_with_the_die_it_was_drawn_as():
