@@ -94,12 +94,9 @@ def refusal(err: CalibrationError) -> str:
     return str(err).split(":")[0]
 
 
-def models(folder: str | None, command: str) -> LearnedReader | str:
-    """The learned reader of `--models DIR` (the committed one without it), or what `command` says when DIR
-    holds no trained reader."""
-    if not folder:
-        return LearnedReader.default()
-    return LearnedReader.missing_from(Path(folder), command) or LearnedReader.in_folder(Path(folder))
+def models(folder: Path | None) -> LearnedReader:
+    """The learned reader of `--models DIR` (checked by the command line), or the committed one."""
+    return LearnedReader.in_folder(folder) if folder else LearnedReader.default()
 
 
 def print_refused(refused: Counter[str]) -> None:
@@ -110,11 +107,7 @@ def print_refused(refused: Counter[str]) -> None:
 
 
 def run(args) -> int:
-    reader = models(args.models, "companion bench calibration")
-    if isinstance(reader, str):
-        print(reader)
-        return 2
-    result = measure(reader, args.tables, args.later)
+    result = measure(models(args.models), args.tables, args.later)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of 3 d6 "
           f"with its values typed")
     print_refused(result["refused"])

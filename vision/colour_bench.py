@@ -117,11 +117,7 @@ def measure(reader: LearnedReader, tables: int, rolls: int) -> dict:
 
 
 def run(args) -> int:
-    reader = models(args.models, "companion bench colours")
-    if isinstance(reader, str):
-        print(reader)
-        return 2
-    result = measure(reader, args.tables, args.rolls)
+    result = measure(models(args.models), args.tables, args.rolls)
     print(f"tables:               {result['tables']}, each: the empty photo and a roll of its 2-4 sets "
           f"with values and colour names typed")
     print_refused(result["refused"])

@@ -416,14 +416,6 @@ class LearnedReader:
         """Whether `folder` holds a trained reader's networks (the committed ones by default)."""
         return (Path(folder) / DETECTOR.name).is_file() and (Path(folder) / CLASSIFIER.name).is_file()
 
-    @classmethod
-    def missing_from(cls, folder: Path, command: str) -> str | None:
-        """What `command` says when `folder` holds no trained reader (None when it holds one): the bench
-        commands' `--models DIR` check."""
-        if cls.available(folder):
-            return None
-        return f"{command}: no learned reader in {folder}: run 'companion train dice'"
-
     def candidates(self, frame: np.ndarray, scale: float, threshold: float) -> list[Found]:
         """The detector's peaks scoring at least `threshold` with the frame scaled by `scale` (px in the
         frame), before two peaks on one face are told apart (`one_per_face`)."""

@@ -135,11 +135,7 @@ def run(args) -> int:
     from vision.scenes import OBLIQUE_TILT
     from vision.treehouse import TreehouseTemplates
 
-    models = Path(getattr(args, "models", None) or DATA)
-    if missing := LearnedReader.missing_from(models, "companion bench vision compare"):
-        print(missing)
-        return 2
-    learned = LearnedReader.in_folder(models)
+    learned = LearnedReader.in_folder(Path(getattr(args, "models", None) or DATA))
     templates = TreehouseTemplates.default()
     readers: dict[str, Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
                                   "learned": learned.read}

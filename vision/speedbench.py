@@ -88,10 +88,6 @@ def run(args) -> int:
     from vision.learned import DATA, LearnedReader
 
     folders = [Path(args.models or DATA), *([Path(args.against)] if args.against else [])]
-    for folder in folders:
-        if missing := LearnedReader.missing_from(folder, "companion bench speed"):
-            print(missing)
-            return 2
     names = [str(folders[0]), *(f"{folder} (again)" if folder == folders[0] else str(folder)
                                 for folder in folders[1:])]  # a reader against itself: the drift's size
     readers = {name: LearnedReader.in_folder(folder) for name, folder in zip(names, folders, strict=True)}

@@ -3,7 +3,9 @@ figures (never fail on speed)."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
+from pathlib import Path
 
 from companion.settings import Settings
 
@@ -24,6 +26,16 @@ TARGETS = {
 }
 
 
+def reader_folder(text: str) -> Path:
+    """A `--models DIR` (or `--against DIR`) that holds a trained reader's networks, or argparse's usage
+    error, before any benchmark starts."""
+    from vision.learned import LearnedReader
+
+    if not LearnedReader.available(Path(text)):
+        raise argparse.ArgumentTypeError(f"no learned reader in {text}: run 'companion train dice'")
+    return Path(text)
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("bench", help="print performance and accuracy figures")
     targets = p.add_subparsers(dest="target", required=True, metavar="TARGET")
@@ -42,29 +54,29 @@ def add_parser(sub) -> None:
             t.add_argument("--sure", type=float, default=Settings.confidence_threshold,
                            help="with compare: readings at least this confident (0-1) count as sure "
                            "(default: the table's confidence_threshold, %(default)s)")
-            t.add_argument("--models", metavar="DIR", help="with compare: the learned reader's ONNX files "
-                           "(default vision/data)")
+            t.add_argument("--models", metavar="DIR", type=reader_folder,
+                           help="with compare: the learned reader's ONNX files (default vision/data)")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
             t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
                            "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "
                            "warm, soft or shaken")
         if name == "speed":
-            t.add_argument("--models", metavar="DIR",
+            t.add_argument("--models", metavar="DIR", type=reader_folder,
                            help="the learned reader's ONNX files (default vision/data)")
-            t.add_argument("--against", metavar="DIR",
+            t.add_argument("--against", metavar="DIR", type=reader_folder,
                            help="another reader's ONNX files, read in turns with it frame by frame")
             t.add_argument("--frames", type=int, default=30,
                            help="rendered tables read at each size (default 30)")
         if name == "calibration":
             t.add_argument("--tables", type=int, default=30, help="tables to calibrate (default 30)")
             t.add_argument("--later", type=int, default=5, help="rolls read on each table after (default 5)")
-            t.add_argument("--models", metavar="DIR",
+            t.add_argument("--models", metavar="DIR", type=reader_folder,
                            help="the learned reader's ONNX files (default vision/data)")
         if name == "colours":
             t.add_argument("--tables", type=int, default=100, help="tables to calibrate (default 100)")
             t.add_argument("--rolls", type=int, default=5, help="rolls read on each table after (default 5)")
-            t.add_argument("--models", metavar="DIR",
+            t.add_argument("--models", metavar="DIR", type=reader_folder,
                            help="the learned reader's ONNX files (default vision/data)")
         if name == "fuzz":
             t.add_argument("--requests", type=int, default=5000, help="requests to send")

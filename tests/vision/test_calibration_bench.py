@@ -47,11 +47,15 @@ def test_bench_calibration_prints_refusals_and_both_readers_figures(monkeypatch,
     assert "calibrated, count:    dice right 19/20 (95.0 %), false dice 1 in 15 photos" in out
 
 
-@pytest.mark.parametrize("bench", ["calibration", "colours"])
-def test_bench_with_a_models_folder_that_holds_no_reader_says_so(bench, tmp_path, capsys):
-    assert main(["bench", bench, "--models", str(tmp_path)]) == 2
-    assert capsys.readouterr().out == (f"companion bench {bench}: no learned reader in {tmp_path}: "
-                                       "run 'companion train dice'\n")
+@pytest.mark.parametrize("bench", [["calibration"], ["colours"], ["speed"], ["vision", "compare"]])
+def test_every_bench_refuses_a_models_folder_that_holds_no_reader_before_it_starts(bench, tmp_path, capsys):
+    with pytest.raises(SystemExit) as refused:
+        main(["bench", *bench, "--models", str(tmp_path)])
+    assert refused.value.code == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.endswith(
+        f"companion bench {' '.join(bench[:1])}: error: argument --models: no learned reader in {tmp_path}: "
+        "run 'companion train dice'\n")
 
 
 def test_bench_colours_pairs_each_die_found_with_the_die_it_was_drawn_as():

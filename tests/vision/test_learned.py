@@ -973,11 +973,3 @@ def test_the_committed_reader_told_how_many_dice_a_roll_holds_finds_the_one_it_m
     assert sorted(d.value for d in reader.read(roll)) == [1, 5, 5]  # its own scale takes a pip for the die
     assert sorted(t.value for t in truth) == [1, 3, 5, 5]
     assert sorted(d.value for d in reader.read(roll, count=4)) == [1, 3, 5, 5]
-
-
-def test_a_bench_is_told_when_its_models_folder_holds_no_trained_reader(tmp_path):
-    from vision.learned import DATA
-
-    assert LearnedReader.missing_from(DATA, "companion bench speed") is None  # the committed reader
-    assert LearnedReader.missing_from(tmp_path, "companion bench speed") == (
-        f"companion bench speed: no learned reader in {tmp_path}: run 'companion train dice'")

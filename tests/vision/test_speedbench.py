@@ -83,6 +83,9 @@ def test_the_command_times_a_reader_against_another_frame_by_frame(capsys):
     assert out.count(f"frame by frame, {DATA} takes") == 2 and f"of {DATA} (again)'s time (median)" in out
 
 
-def test_a_folder_without_a_reader_is_refused_plainly(tmp_path, capsys):
-    assert run(parse("--models", str(tmp_path))) == 2
-    assert "no learned reader in" in capsys.readouterr().out
+@pytest.mark.parametrize("option", ["--models", "--against"])
+def test_a_folder_without_a_reader_is_refused_plainly(option, tmp_path, capsys):
+    with pytest.raises(SystemExit) as refused:
+        parse(option, str(tmp_path))
+    assert refused.value.code == 2
+    assert f"{option}: no learned reader in {tmp_path}: run 'companion train dice'" in capsys.readouterr().err
