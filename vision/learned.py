@@ -166,9 +166,13 @@ def roll_scales(scale: float, shape: tuple[int, ...], die_px: float) -> list[flo
     return scales
 
 
-def to_input(image: np.ndarray) -> np.ndarray:
-    """BGR uint8 (h, w, 3) -> float32 (1, 3, h, w) in 0..1, as both networks take it."""
-    return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+def to_input(images: np.ndarray) -> np.ndarray:
+    """BGR uint8 images (n, h, w, 3), or one (h, w, 3) -> float32 (n, 3, h, w) in 0..1 (one image: n = 1),
+    as both networks take them. Scaled in place: one float array made a look, not two."""
+    batch = images[None] if images.ndim == 3 else images
+    out = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+    out /= 255.0
+    return out
 
 
 def peaks(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, threshold: float
@@ -489,7 +493,7 @@ class LearnedReader:
         `self.turns` looks, look by look, float (turns * n, 3, CROP, CROP) in 0..1."""
         crops = [crop(frame, f.cx, f.cy, self.crop_side(f)) for f in found]
         views = np.stack([looks(c, k, self.upright) for k in range(self.turns) for c in crops])
-        return np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        return to_input(views)
 
     def classify(self, frame: np.ndarray, found: list[Found], no_die: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ from vision.learned import (
     LearnedReader,
     crop,
     peaks,
+    to_input,
     turned,
     working_scale,
     working_size,
@@ -122,6 +123,17 @@ def test_a_crop_turned_k_quarter_turns_is_numpys_rot90(shape):
     image = np.random.default_rng(1).integers(0, 256, shape, np.uint8)
     for k in range(-1, 6):
         assert np.array_equal(turned(image, k), np.rot90(image, k))
+
+
+@pytest.mark.parametrize("shape", [(48, 64, 3), (5, 40, 40, 3)])
+def test_the_networks_input_is_each_image_in_channels_first_floats_0_to_1_bit_for_bit(shape):
+    images = np.random.default_rng(2).integers(0, 256, shape, np.uint8)
+    batch = images[None] if images.ndim == 3 else images
+    want = batch.astype(np.float32).transpose(0, 3, 1, 2) / np.float32(255)
+    got = to_input(images)
+    assert got.dtype == np.float32 and got.flags.c_contiguous and got.shape == want.shape
+    assert np.array_equal(got, want)
+    assert got.max() <= 1.0 and (got[0, :, 0, 0] == batch[0, 0, 0] / np.float32(255)).all()
 
 
 class _Looks(LearnedReader):
