@@ -78,7 +78,11 @@ def quantise(out: Path, views: np.ndarray, member: int = 0) -> None:
     classifier with 8 bits read phone 191, wood 219, casino 50. On a CPU with AVX512-VNNI (this machine
     kind since 2026-11-29) the 7 bits cost no more than noise: a classifier that read 248 of 288 found
     phone dice in float read 248 with 7 bits and 250 with 8. The activations' ranges (min to max) are those
-    of `views`, the classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble."""
+    of `views`, the classifier's inputs (`calibration_views`). `member`: that classifier of the ensemble.
+    The detector stays in float: made int8 the same way (ranges from its 480 looks at 120 calibration
+    renders, its merged heads left in float), a look took 17 % less time and a 640x480 frame about 9 % less,
+    but it read 126 fewer of 11225 held-out rendered dice, 48 fewer of 3250 oblique ones and 7 fewer of 312
+    phone dice (2026-12-02)."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
