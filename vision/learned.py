@@ -145,7 +145,10 @@ def working_scale(die_px: float, coarse: float, closest: float) -> float:
     first look were read there before 2026-12-01. Looked at again, with the classifiers retrained on the crops
     cut there, held-out wood photos read 229 of 229 dice (226 before), phone photos 257 of 312 (254), renders
     0.2-0.7 points more, all with fewer false dice (notes s43/compare_keep.txt), for about 14 ms a 640x480
-    frame instead of 7.8."""
+    frame instead of 7.8. Dice made 20 or 28 px instead read the training photos and 1000 calibration renders
+    no better (right less false, per die: phone training photos 0.914 and 0.926 against 24 px's 0.929,
+    renders 0.880 and 0.883 against 0.884; notes s51/workdie.txt): 24 px stays, though 20 would look at
+    0.69 of the pixels."""
     return max(coarse, min(closest, WORK_DIE / die_px))
 
 
