@@ -1,15 +1,18 @@
-"""`companion bench vision FOLDER|render:N`: dice reader accuracy and speed.
+"""`companion bench vision FOLDER|render:N [--reader both|learned|rules]`: dice reader accuracy and speed.
 
 FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets/dice/. Photos are
-read whole (`read_dice`); a crop is known to hold one die, so its face is read where it is
-(`read_crop`), as the companion reads a die whose box is given.
+read whole; a crop is known to hold one die, so its face is read where it is (`read_crop`), as the
+companion reads a die whose box is given.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
+Both readers read, one after the other, their figures side by side (`--reader`: one of them): the learned
+one (`vision.learned`, `--models DIR` or the committed files), which `serve` and `read` use, and the old
+rule-tuned one (`vision.dice`), so photos of another camera or table show what each makes of them.
 `compare` reads the measured parts of the shared sets and held-out randomised renders with the
 rule-tuned reader and the learned one side by side (`vision.sidebyside`).
 --vary NAME reads a labelled folder's photos as another camera or room would take them (one of
 `vision.variations.VARIATIONS`).
 Prints per-die accuracy, whole-roll accuracy (every die right, none extra), false dice per photo and
-the median ms per frame of `read_dice` alone: CPU time, best of 3 reads (image decoding not included).
+the median ms per frame of the read alone: CPU time, best of 3 reads (image decoding not included).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import csv
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -34,6 +37,9 @@ from vision.variations import VARIATIONS
 
 if TYPE_CHECKING:
     from vision.render import TruthDie
+
+Reader = Callable[[np.ndarray], list[Die]]  # a frame -> the dice read in it
+CropReader = Callable[[np.ndarray], Die | None]  # a crop known to hold one die -> that die, or None
 
 
 @dataclass
@@ -100,10 +106,6 @@ def closest_first(pairs: list[tuple[float, int, int]], labels: int) -> list[int 
     return chosen
 
 
-def _timed_read(image: np.ndarray, treehouse=None, faces=None) -> tuple[list[Die], float]:
-    return best_of(partial(read_dice, image, treehouse=treehouse, faces=faces))
-
-
 def score_photo(tally: Tally, name: str, labels: list[Label], dice: list[Die]
                 ) -> tuple[list[Die | None], list[Die]]:
     """Count one photo's reading into the tally; returns `match`'s pairs (the die per label, false dice)."""
@@ -138,9 +140,9 @@ def folder_labels(folder: Path) -> dict[str, list[Label]]:
     return dict(rows)
 
 
-def bench_labels(folder: Path, limit: int = 0, faces=None, vary: str | None = None) -> Tally:
-    """Read every labelled photo of the folder (the first `limit`), changed by the variation named
-    `vary` (`vision.variations`) if one is."""
+def bench_labels(folder: Path, read: Reader, limit: int = 0, vary: str | None = None) -> Tally:
+    """Read every labelled photo of the folder (the first `limit`) with `read`, changed by the variation
+    named `vary` (`vision.variations`) if one is."""
     rows = folder_labels(folder)
     names = sorted(rows)[: limit or None]
     images = folder / "images" if (folder / "images").is_dir() else folder
@@ -150,19 +152,19 @@ def bench_labels(folder: Path, limit: int = 0, faces=None, vary: str | None = No
         if vary:
             image, boxes = VARIATIONS[vary](image, [label.box for label in labels])
             labels = [Label(label.value, box, label.kind) for label, box in zip(labels, boxes, strict=True)]
-        dice, ms = _timed_read(image, faces=faces)
+        dice, ms = best_of(partial(read, image))
         tally.ms.append(ms)
         score_photo(tally, name, labels, dice)
     return tally
 
 
-def crops_tally(folder: Path, rows: list[dict[str, str]], faces=None) -> Tally:
-    """A crop shows one die (perhaps with bits of its neighbours): the reader is told so
-    (`read_crop`) and must name its value."""
+def crops_tally(folder: Path, rows: list[dict[str, str]], read_one: CropReader) -> Tally:
+    """A crop shows one die (perhaps with bits of its neighbours): the reader is told so (`read_one`)
+    and must name its value."""
     tally = Tally()
     for row in rows:
         image = _read_image(folder / row["crop"])
-        die, ms = best_of(partial(read_crop, image, faces=faces))
+        die, ms = best_of(partial(read_one, image))
         tally.ms.append(ms)
         tally.dice += 1
         tally.photos += 1
@@ -175,10 +177,10 @@ def crops_tally(folder: Path, rows: list[dict[str, str]], faces=None) -> Tally:
     return tally
 
 
-def bench_crops(folder: Path, limit: int = 0, faces=None) -> Tally:
+def bench_crops(folder: Path, read_one: CropReader, limit: int = 0) -> Tally:
     with open(folder / "crops.csv", newline="") as f:
         rows = list(csv.DictReader(f))[: limit or None]
-    return crops_tally(folder, rows, faces)
+    return crops_tally(folder, rows, read_one)
 
 
 def truth_labels(truth: list[TruthDie]) -> list[Label]:
@@ -195,16 +197,36 @@ def rendered_scenes(count: int, first_seed: int = 0) -> Iterator[tuple[int, np.n
         yield seed, image, truth_labels(truth)
 
 
-def bench_render(count: int) -> Tally:
-    from vision.treehouse import TreehouseTemplates
-
-    templates = TreehouseTemplates.default()
+def bench_render(count: int, read: Reader) -> Tally:
     tally = Tally()
     for seed, image, labels in rendered_scenes(count):
-        dice, ms = _timed_read(image, templates)
+        dice, ms = best_of(partial(read, image))
         tally.ms.append(ms)
         score_photo(tally, f"seed {seed}", labels, dice)
     return tally
+
+
+def readers(choice: str, models: Path | None = None, treehouse: bool = False
+            ) -> dict[str, tuple[Reader, CropReader]]:
+    """The readers `companion bench vision` reads with, by name, each as (a frame's reader, a crop's): the
+    learned one (the models in `models`, else the committed ones where they are) and the old rule-tuned
+    one; `choice` "both", "learned" or "rules". `treehouse`: the rule-tuned reader also looks for the
+    Treehouse die (rendered scenes hold it), with the templates the table calibrated."""
+    out: dict[str, tuple[Reader, CropReader]] = {}
+    if choice != "rules":
+        from vision.learned import DATA, LearnedReader
+
+        if models is not None or LearnedReader.available(DATA):
+            learned = LearnedReader.in_folder(models or DATA)
+            out[f"learned ({models or DATA})"] = (learned.read, learned.read_crop)
+    if choice != "learned":
+        rules: Reader = read_dice
+        if treehouse:
+            from vision.treehouse import TreehouseTemplates
+
+            rules = partial(read_dice, treehouse=TreehouseTemplates.default())
+        out["rules"] = (rules, read_crop)
+    return out
 
 
 def run(args) -> int:
@@ -224,22 +246,28 @@ def run(args) -> int:
         if not (Path(target) / "labels.csv").is_file():
             print("companion bench vision: --vary needs a folder with labels.csv", file=sys.stderr)
             return 2
-    if target.startswith("render:"):
-        tally = bench_render(int(target.split(":", 1)[1] or 1000))
-    else:
-        folder = Path(target)
-        if (folder / "labels.csv").is_file():
-            tally = bench_labels(folder, limit, vary=vary)
-        elif (folder / "crops.csv").is_file():
-            tally = bench_crops(folder, limit)
-        else:
-            print(f"companion bench vision: {folder} has neither labels.csv nor crops.csv (or use render:N)",
-                  file=sys.stderr)
-            return 2
+    folder, render = Path(target), target.startswith("render:")
+    if not render and not ((folder / "labels.csv").is_file() or (folder / "crops.csv").is_file()):
+        print(f"companion bench vision: {folder} has neither labels.csv nor crops.csv (or use render:N)",
+              file=sys.stderr)
+        return 2
+    chosen = readers(getattr(args, "reader", "both"), getattr(args, "models", None), treehouse=render)
+    if not chosen:
+        print("companion bench vision: no learned reader in vision/data: run 'companion train dice'",
+              file=sys.stderr)
+        return 2
     print(f"vision bench on {target}" + (f", every photo {vary}" if vary else ""))
-    for line in tally.lines():
-        print("  " + line)
-    if getattr(args, "verbose", False):
-        for line in tally.wrong:
-            print("  wrong: " + line)
+    for name, (read, read_one) in chosen.items():
+        if render:
+            tally = bench_render(int(target.split(":", 1)[1] or 1000), read)
+        elif (folder / "labels.csv").is_file():
+            tally = bench_labels(folder, read, limit, vary)
+        else:
+            tally = bench_crops(folder, read_one, limit)
+        print(f"  {name}:")
+        for line in tally.lines():
+            print("    " + line)
+        if getattr(args, "verbose", False):
+            for line in tally.wrong:
+                print("    wrong: " + line)
     return 0

@@ -18,7 +18,7 @@ colour name it was drawn in (the photos' labels have no colours).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -29,8 +29,6 @@ from vision import bench, diceset
 from vision.die import Die
 from vision.images import load_image
 from vision.speedbench import speed, timed
-
-Reader = Callable[[np.ndarray], list[Die]]
 
 
 @dataclass
@@ -95,7 +93,7 @@ def held_out_renders(count: int, oblique: bool = False) -> list[tuple[str, np.nd
     return out
 
 
-def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]], threshold: float
+def score_set(read: bench.Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]], threshold: float
               ) -> Scores:
     scores = Scores(threshold=threshold)
     for name, image, labels in photos:
@@ -105,7 +103,7 @@ def score_set(read: Reader, photos: list[tuple[str, np.ndarray, list[bench.Label
     return scores
 
 
-def score_crops(read_crop: Callable[[np.ndarray], Die | None], folder: Path, rows: list[dict[str, str]],
+def score_crops(read_crop: bench.CropReader, folder: Path, rows: list[dict[str, str]],
                 threshold: float) -> Scores:
     """A crop holds one die: the reader is told so and names its value."""
     scores = Scores(threshold=threshold)
@@ -137,7 +135,7 @@ def run(args) -> int:
 
     learned = LearnedReader.in_folder(Path(getattr(args, "models", None) or DATA))
     templates = TreehouseTemplates.default()
-    readers: dict[str, Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
+    readers: dict[str, bench.Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
                                   "learned": learned.read}
     sure = float(args.sure)
     print(f"readings at or above {sure} count as sure; ms are CPU ms, one read per frame")

@@ -22,13 +22,14 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import bench
-from vision.dice import crop_proposal, propose_faces, read_dice
+from vision.dice import crop_proposal, propose_faces, read_crop, read_dice
 from vision.faceclass import CLASSES, PATCH, face_patch
 
 POSITIVE = 0.3  # a proposal this close to a die's centre (in face sides) shows that die
@@ -254,7 +255,7 @@ def _held_out_figures(held: dict, faces, log=print) -> None:
             log("  " + line)
     for folder, rows in held["crops"].items():
         if rows:
-            tally = bench.crops_tally(folder, rows, faces)
+            tally = bench.crops_tally(folder, rows, partial(read_crop, faces=faces))
             log(f"held-out crops of {folder.name} ({len(rows)}):")
             log("  " + tally.lines()[0])
 

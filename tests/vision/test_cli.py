@@ -1,6 +1,7 @@
 """`companion read` and `companion bench vision`, run through the real command-line entry point."""
 
 import json
+import re
 
 import cv2
 import numpy as np
@@ -50,11 +51,19 @@ def test_read_of_a_missing_file_reports_it(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().out
 
 
-def test_bench_vision_on_rendered_scenes_prints_the_figures(capsys):
+def _by_reader(out: str) -> dict[str, str]:
+    """`companion bench vision`'s output, each reader's lines under its name ("learned", "rules")."""
+    parts = re.split(r"^  (learned|rules)\b.*:$", out, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_bench_vision_on_rendered_scenes_prints_both_readers_figures(capsys):
     assert main(["bench", "vision", "render:3"]) == 0
-    out = capsys.readouterr().out
-    for figure in ("dice right:", "photos right:", "false dice/photo:", "median ms/frame:"):
-        assert figure in out
+    readers = _by_reader(capsys.readouterr().out)
+    assert list(readers) == ["learned", "rules"]  # the reader serve uses, then the old one
+    for lines in readers.values():
+        for figure in ("dice right:", "photos right:", "false dice/photo:", "median ms/frame:"):
+            assert figure in lines
 
 
 def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
@@ -65,13 +74,30 @@ def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
     rows += [f"a.png,640,480,{i},{t.value},{','.join(map(str, t.box))}" for i, t in enumerate(truth)]
     (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
     assert main(["bench", "vision", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "dice right:      2/2" in out and "photos right:    1/1" in out
-    assert main(["bench", "vision", str(tmp_path), "--vary", "turned"]) == 0  # the boxes turn with it
-    out = capsys.readouterr().out
-    assert "every photo turned" in out and "dice right:      2/2" in out
+    readers = _by_reader(capsys.readouterr().out)
+    assert list(readers) == ["learned", "rules"]
+    for lines in readers.values():
+        assert "dice right:      2/2" in lines and "photos right:    1/1" in lines
+    for reader in ("learned", "rules"):  # the boxes turn with the photo
+        assert main(["bench", "vision", str(tmp_path), "--vary", "turned", "--reader", reader]) == 0
+        out = capsys.readouterr().out
+        assert "every photo turned" in out and list(_by_reader(out)) == [reader]
+        assert "dice right:      2/2" in out
     assert main(["bench", "vision", str(tmp_path), "--vary", "sideways"]) == 2
     assert "known: smaller, larger, turned" in capsys.readouterr().err
+
+
+def test_bench_vision_on_a_folder_of_crops_reads_each_crop_as_one_die(tmp_path, capsys):
+    path, truth = _photo(tmp_path, "whole.png", [DieSpec("d6", "white", 5)])
+    x1, y1, x2, y2 = truth[0].box
+    pad = (x2 - x1) // 4
+    cv2.imwrite(str(tmp_path / "crop.png"), cv2.imread(str(path))[y1 - pad:y2 + pad, x1 - pad:x2 + pad])
+    (tmp_path / "crops.csv").write_text("crop,split,value\ncrop.png,val,5\n")
+    assert main(["bench", "vision", str(tmp_path)]) == 0
+    readers = _by_reader(capsys.readouterr().out)
+    assert list(readers) == ["learned", "rules"]
+    for lines in readers.values():
+        assert "dice right:      1/1" in lines and "false dice/photo: 0.000" in lines
 
 
 def test_bench_vision_help_names_every_variation(capsys):
