@@ -209,16 +209,16 @@ def bench_render(count: int, read: Reader) -> Tally:
 def readers(choice: str, models: Path | None = None, treehouse: bool = False
             ) -> dict[str, tuple[Reader, CropReader]]:
     """The readers `companion bench vision` reads with, by name, each as (a frame's reader, a crop's): the
-    learned one (the models in `models`, else the committed ones where they are) and the old rule-tuned
-    one; `choice` "both", "learned" or "rules". `treehouse`: the rule-tuned reader also looks for the
-    Treehouse die (rendered scenes hold it), with the templates the table calibrated."""
+    learned one ("learned": the models in `models`, else the committed ones where they are) and the old
+    rule-tuned one ("rules"); `choice` "both", "learned" or "rules". `treehouse`: the rule-tuned reader also
+    looks for the Treehouse die (rendered scenes hold it), with the templates the table calibrated."""
     out: dict[str, tuple[Reader, CropReader]] = {}
     if choice != "rules":
         from vision.learned import DATA, LearnedReader
 
         if models is not None or LearnedReader.available(DATA):
             learned = LearnedReader.in_folder(models or DATA)
-            out[f"learned ({models or DATA})"] = (learned.read, learned.read_crop)
+            out["learned"] = (learned.read, learned.read_crop)
     if choice != "learned":
         rules: Reader = read_dice
         if treehouse:
@@ -251,7 +251,7 @@ def run(args) -> int:
         print(f"companion bench vision: {folder} has neither labels.csv nor crops.csv (or use render:N)",
               file=sys.stderr)
         return 2
-    chosen = readers(getattr(args, "reader", "both"), getattr(args, "models", None), treehouse=render)
+    chosen = readers(args.reader, args.models, treehouse=render)
     if not chosen:
         print("companion bench vision: no learned reader in vision/data: run 'companion train dice'",
               file=sys.stderr)
@@ -264,7 +264,7 @@ def run(args) -> int:
             tally = bench_labels(folder, read, limit, vary)
         else:
             tally = bench_crops(folder, read_one, limit)
-        print(f"  {name}:")
+        print(f"  {name}" + (f" ({args.models})" if name == "learned" and args.models else "") + ":")
         for line in tally.lines():
             print("    " + line)
         if getattr(args, "verbose", False):

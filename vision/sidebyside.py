@@ -128,15 +128,9 @@ def heading(name: str, frames: int) -> str:
 
 def run(args) -> int:
     """Entry point of `companion bench vision compare`."""
-    from vision.dice import read_crop, read_dice
-    from vision.learned import DATA, LearnedReader
     from vision.scenes import OBLIQUE_TILT
-    from vision.treehouse import TreehouseTemplates
 
-    learned = LearnedReader.in_folder(Path(getattr(args, "models", None) or DATA))
-    templates = TreehouseTemplates.default()
-    readers: dict[str, bench.Reader] = {"rules": lambda image: read_dice(image, treehouse=templates),
-                                  "learned": learned.read}
+    readers = bench.readers(args.reader, args.models, treehouse=True)
     sure = float(args.sure)
     print(f"readings at or above {sure} count as sure; ms are CPU ms, one read per frame")
     sets = list(held_out_photos())
@@ -149,15 +143,15 @@ def run(args) -> int:
         sets.append((title, held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
         print(heading(name, len(photos)))
-        for reader, read in readers.items():
+        for reader, (read, _) in readers.items():
             print(f"  {reader:8s} {score_set(read, photos, sure).line()}")
     casino = diceset.SHARED / "casino-crops-train"
     if (casino / "crops.csv").is_file():
         _, rows = diceset.crop_split(casino)
         print(f"{casino.name}, measured part ('val'): {len(rows)} crops")
-        crop_readers = {"rules": read_crop, "learned": learned.read_crop}
-        for reader, read_one in crop_readers.items():
+        for reader, (_, read_one) in readers.items():
             print(f"  {reader:8s} {score_crops(read_one, casino, rows, sure).line()}")
-    for (w, h), ms in speed(learned).items():  # as `companion bench speed` measures it
-        print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one core)")
+    if "learned" in readers:
+        for (w, h), ms in speed(readers["learned"][0]).items():  # as `companion bench speed` measures it
+            print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one core)")
     return 0

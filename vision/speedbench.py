@@ -44,10 +44,12 @@ def one_core() -> Iterator[None]:
             os.sched_setaffinity(0, cores)
 
 
-def frame_times(readers: Mapping[str, object], sizes: tuple[tuple[int, int], ...] = SIZES,
-                frames: int = FRAMES) -> dict[str, dict[tuple[int, int], list[float]]]:
+def frame_times(readers: Mapping[str, Callable[[np.ndarray], object]],
+                sizes: tuple[tuple[int, int], ...] = SIZES, frames: int = FRAMES
+                ) -> dict[str, dict[tuple[int, int], list[float]]]:
     """Each reader's CPU ms on each frame (its best of READS reads after a first), by size, on one core
-    (`one_core`). The readers take turns on each frame, so the machine's drift falls on all alike."""
+    (`one_core`); a reader is how it reads a frame (`LearnedReader.read`). The readers take turns on each
+    frame, so the machine's drift falls on all alike."""
     from vision.diceset import HELD_OUT_SEED  # here, not at the top: `vision.bench` times with this module
     from vision.scenes import random_scene
 
@@ -56,9 +58,9 @@ def frame_times(readers: Mapping[str, object], sizes: tuple[tuple[int, int], ...
         for w, h in sizes:
             for k in range(frames):
                 image, _ = random_scene(np.random.default_rng(HELD_OUT_SEED + 50_000 + k), w, h)
-                for name, reader in readers.items():
-                    reader.read(image)
-                    out[name].setdefault((w, h), []).append(best_of(partial(reader.read, image))[1])
+                for name, read in readers.items():
+                    read(image)
+                    out[name].setdefault((w, h), []).append(best_of(partial(read, image))[1])
     return out
 
 
@@ -77,10 +79,10 @@ def best_of(call: Callable[[], T], reads: int = READS) -> tuple[T, float]:
     return runs[-1][0], min(ms for _, ms in runs)
 
 
-def speed(reader, sizes: tuple[tuple[int, int], ...] = SIZES, frames: int = FRAMES
-          ) -> dict[tuple[int, int], float]:
-    """The reader's median CPU ms per frame at each size (`frame_times`)."""
-    return {size: float(np.median(ms)) for size, ms in frame_times({"": reader}, sizes, frames)[""].items()}
+def speed(read: Callable[[np.ndarray], object], sizes: tuple[tuple[int, int], ...] = SIZES,
+          frames: int = FRAMES) -> dict[tuple[int, int], float]:
+    """A reader's median CPU ms per frame at each size (`frame_times`); `read`: how it reads a frame."""
+    return {size: float(np.median(ms)) for size, ms in frame_times({"": read}, sizes, frames)[""].items()}
 
 
 def run(args) -> int:
@@ -90,7 +92,8 @@ def run(args) -> int:
     folders = [Path(args.models or DATA), *([Path(args.against)] if args.against else [])]
     names = [str(folders[0]), *(f"{folder} (again)" if folder == folders[0] else str(folder)
                                 for folder in folders[1:])]  # a reader against itself: the drift's size
-    readers = {name: LearnedReader.in_folder(folder) for name, folder in zip(names, folders, strict=True)}
+    readers = {name: LearnedReader.in_folder(folder).read
+               for name, folder in zip(names, folders, strict=True)}
     times = frame_times(readers, frames=args.frames)
     print(f"learned reader, CPU ms per frame on one core: {args.frames} rendered tables a size, each the "
           f"best of {READS} reads (target: a median of at most 15 ms at 640x480)")

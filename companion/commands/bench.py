@@ -57,8 +57,8 @@ def add_parser(sub) -> None:
             t.add_argument("--models", metavar="DIR", type=reader_folder,
                            help="the learned reader's ONNX files (default vision/data)")
             t.add_argument("--reader", choices=("both", "learned", "rules"), default="both",
-                           help="which reader reads a folder or render:N: the learned one, which serve "
-                           "and read use, the old rule-tuned one, or both, one after the other (default)")
+                           help="which reader reads: the learned one, which serve and read use, the old "
+                           "rule-tuned one, or both, one after the other (default)")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
             t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "

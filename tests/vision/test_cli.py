@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from vision.bench import Label
 from vision.render import DieSpec, render_scene
 
 
@@ -98,6 +99,24 @@ def test_bench_vision_on_a_folder_of_crops_reads_each_crop_as_one_die(tmp_path, 
     assert list(readers) == ["learned", "rules"]
     for lines in readers.values():
         assert "dice right:      1/1" in lines and "false dice/photo: 0.000" in lines
+
+
+def test_bench_vision_compare_reads_with_the_readers_asked_for(tmp_path, monkeypatch, capsys):
+    import vision.sidebyside as sidebyside
+
+    path, truth = _photo(tmp_path, "a.png", [DieSpec("d6", "white", 3), DieSpec("d6", "red", 6)])
+    labels = [Label(t.value, t.box) for t in truth]
+    photos = [("a set", [("a.png", cv2.imread(str(path)), labels)])]
+    monkeypatch.setattr(sidebyside, "held_out_photos", lambda: iter(photos))
+    timed = []
+    monkeypatch.setattr(sidebyside, "speed", lambda read: timed.append(read) or {(640, 480): 1.0})
+    for asked, rows in ((["--reader", "learned"], {"learned"}), ([], {"learned", "rules"})):
+        assert main(["bench", "vision", "compare", "--renders", "0", "--oblique", "0", *asked]) == 0
+        out = capsys.readouterr().out
+        assert set(re.findall(r"^  (\w+) +dice ", out, flags=re.M)) == rows
+        assert re.search(r"^  learned +dice 100.00 % \(2/2\)", out, flags=re.M)  # the set's photo
+    assert len(timed) == 2 and all(callable(read) for read in timed)  # the learned reader's speed, each time
+    assert "learned reader at 640x480: median 1.0 ms" in out
 
 
 def test_bench_vision_help_names_every_variation(capsys):

@@ -23,7 +23,7 @@ def test_the_speed_is_measured_on_one_core_with_opencv_on_one_thread_and_both_ar
             seen.append((os.sched_getaffinity(0), cv2.getNumThreads(), image.shape))
             return []
 
-    times = speed(Reader(), sizes=((64, 48),), frames=2)
+    times = speed(Reader().read, sizes=((64, 48),), frames=2)
     assert set(times) == {(64, 48)} and times[(64, 48)] >= 0
     assert seen and all(len(c) == 1 and c <= cores and n == 1 and shape == (48, 64, 3)
                         for c, n, shape in seen)
@@ -49,7 +49,7 @@ class Busy:
 
 def test_two_readers_take_turns_on_each_frame_and_the_slower_shows_it():
     log: list = []
-    times = frame_times({"slow": Busy("slow", 6.0, log), "fast": Busy("fast", 2.0, log)},
+    times = frame_times({"slow": Busy("slow", 6.0, log).read, "fast": Busy("fast", 2.0, log).read},
                         sizes=((64, 48),), frames=3)
     # each frame: the first reader's first read and timed reads, then the second's, on the same frame
     per_frame = 2 * (1 + READS)
