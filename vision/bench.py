@@ -140,11 +140,19 @@ def folder_labels(folder: Path) -> dict[str, list[Label]]:
     return dict(rows)
 
 
-def bench_labels(folder: Path, read: Reader, limit: int = 0, vary: str | None = None) -> Tally:
-    """Read every labelled photo of the folder (the first `limit`) with `read`, changed by the variation
-    named `vary` (`vision.variations`) if one is."""
+def bench_labels(folder: Path, read: Reader, limit: int = 0, vary: str | None = None,
+                 measured: bool = False) -> Tally:
+    """Read every labelled photo of the folder (the first `limit`; `measured`: of its measured part alone,
+    `vision.diceset.photo_split`) with `read`, changed by the variation named `vary` (`vision.variations`)
+    if one is."""
     rows = folder_labels(folder)
-    names = sorted(rows)[: limit or None]
+    names = sorted(rows)
+    if measured:
+        from vision.diceset import photo_split  # here: the bench imports no more than it reads with
+
+        held = set(photo_split(folder)[1])
+        names = [n for n in names if n in held]
+    names = names[: limit or None]
     images = folder / "images" if (folder / "images").is_dir() else folder
     tally = Tally()
     for name in names:
@@ -177,10 +185,17 @@ def crops_tally(folder: Path, rows: list[dict[str, str]], read_one: CropReader) 
     return tally
 
 
-def bench_crops(folder: Path, read_one: CropReader, limit: int = 0) -> Tally:
-    with open(folder / "crops.csv", newline="") as f:
-        rows = list(csv.DictReader(f))[: limit or None]
-    return crops_tally(folder, rows, read_one)
+def bench_crops(folder: Path, read_one: CropReader, limit: int = 0, measured: bool = False) -> Tally:
+    """Read the folder's crops (the first `limit`; `measured`: of its measured part alone,
+    `vision.diceset.crop_split`)."""
+    if measured:
+        from vision.diceset import crop_split
+
+        rows = crop_split(folder)[1]
+    else:
+        with open(folder / "crops.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+    return crops_tally(folder, rows[: limit or None], read_one)
 
 
 def truth_labels(truth: list[TruthDie]) -> list[Label]:
@@ -256,14 +271,16 @@ def run(args) -> int:
         print("companion bench vision: no learned reader in vision/data: run 'companion train dice'",
               file=sys.stderr)
         return 2
-    print(f"vision bench on {target}" + (f", every photo {vary}" if vary else ""))
+    measured = bool(getattr(args, "measured", False)) and not render
+    print(f"vision bench on {target}" + (", its measured part" if measured else "")
+          + (f", every photo {vary}" if vary else ""))
     for name, (read, read_one) in chosen.items():
         if render:
             tally = bench_render(int(target.split(":", 1)[1] or 1000), read)
         elif (folder / "labels.csv").is_file():
-            tally = bench_labels(folder, read, limit, vary)
+            tally = bench_labels(folder, read, limit, vary, measured)
         else:
-            tally = bench_crops(folder, read_one, limit)
+            tally = bench_crops(folder, read_one, limit, measured)
         print(f"  {name}" + (f" ({args.models})" if name == "learned" and args.models else "") + ":")
         for line in tally.lines():
             print("    " + line)

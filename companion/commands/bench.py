@@ -60,6 +60,9 @@ def add_parser(sub) -> None:
                            help="which reader reads: the learned one, which serve and read use, the old "
                            "rule-tuned one, or both, one after the other (default)")
             t.add_argument("--limit", type=int, default=0, help="only the first N photos")
+            t.add_argument("--measured", action="store_true",
+                           help="only a shared set's measured part: its photos held out of training, its "
+                           "'val' crops (as compare reads them)")
             t.add_argument("--verbose", action="store_true", help="also list every photo read wrong")
             t.add_argument("--vary", metavar="NAME", help="read a labelled folder's photos as another "
                            "camera or room would take them: smaller, larger, turned, dim, bright, jpeg, "

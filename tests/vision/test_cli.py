@@ -88,17 +88,37 @@ def test_bench_vision_on_a_labelled_folder(tmp_path, capsys):
     assert "known: smaller, larger, turned" in capsys.readouterr().err
 
 
+def test_bench_vision_reads_a_shared_sets_measured_part_alone_when_asked(tmp_path, capsys):
+    from vision.diceset import photo_split
+
+    (tmp_path / "images").mkdir()
+    rows = ["image,width,height,die,value,x1,y1,x2,y2"]
+    for name, value in (("roll_1.png", 2), ("roll_60.png", 4)):  # runs of 25: photo 60 is measured, 1 is not
+        _, truth = _photo(tmp_path / "images", name, [DieSpec("d6", "white", value)])
+        rows.append(f"{name},640,480,0,{truth[0].value},{','.join(map(str, truth[0].box))}")
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    assert photo_split(tmp_path) == (["roll_1.png"], ["roll_60.png"])
+    assert main(["bench", "vision", str(tmp_path), "--reader", "learned"]) == 0
+    assert "photos right:    2/2" in capsys.readouterr().out
+    assert main(["bench", "vision", str(tmp_path), "--reader", "learned", "--measured", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "its measured part" in out and "photos right:    1/1" in out and "dice right:      1/1" in out
+
+
 def test_bench_vision_on_a_folder_of_crops_reads_each_crop_as_one_die(tmp_path, capsys):
     path, truth = _photo(tmp_path, "whole.png", [DieSpec("d6", "white", 5)])
     x1, y1, x2, y2 = truth[0].box
     pad = (x2 - x1) // 4
     cv2.imwrite(str(tmp_path / "crop.png"), cv2.imread(str(path))[y1 - pad:y2 + pad, x1 - pad:x2 + pad])
-    (tmp_path / "crops.csv").write_text("crop,split,value\ncrop.png,val,5\n")
-    assert main(["bench", "vision", str(tmp_path)]) == 0
+    cv2.imwrite(str(tmp_path / "other.png"), np.full((40, 40, 3), 128, np.uint8))  # a training crop: no die
+    (tmp_path / "crops.csv").write_text("crop,split,value\ncrop.png,val,5\nother.png,train,2\n")
+    assert main(["bench", "vision", str(tmp_path), "--measured"]) == 0
     readers = _by_reader(capsys.readouterr().out)
     assert list(readers) == ["learned", "rules"]
     for lines in readers.values():
         assert "dice right:      1/1" in lines and "false dice/photo: 0.000" in lines
+    assert main(["bench", "vision", str(tmp_path), "--reader", "learned"]) == 0
+    assert "dice right:      1/2" in capsys.readouterr().out  # both crops: the grey one holds no die
 
 
 def test_bench_vision_compare_reads_with_the_readers_asked_for(tmp_path, monkeypatch, capsys):
