@@ -4,9 +4,10 @@ FOLDER holds labels.csv (+ totals.csv) or crops.csv, as in /work/shared/datasets
 read whole; a crop is known to hold one die, so its face is read where it is (`read_crop`), as the
 companion reads a die whose box is given.
 render:N reads N seeded rendered scenes with every variation (seeds 0..N-1).
-Both readers read, one after the other, their figures side by side (`--reader`: one of them): the learned
-one (`vision.learned`, `--models DIR` or the committed files), which `serve` and `read` use, and the old
-rule-tuned one (`vision.dice`), so photos of another camera or table show what each makes of them.
+Both readers read each photo, crop or scene in turn (each loaded or rendered once), their figures side by
+side (`--reader`: one of them): the learned one (`vision.learned`, `--models DIR` or the committed files),
+which `serve` and `read` use, and the old rule-tuned one (`vision.dice`), so photos of another camera or
+table show what each makes of them.
 `compare` reads the measured parts of the shared sets and held-out randomised renders with the
 rule-tuned reader and the learned one side by side (`vision.sidebyside`).
 --vary NAME reads a labelled folder's photos as another camera or room would take them (one of
@@ -21,7 +22,7 @@ import csv
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -140,11 +141,13 @@ def folder_labels(folder: Path) -> dict[str, list[Label]]:
     return dict(rows)
 
 
-def bench_labels(folder: Path, read: Reader, limit: int = 0, vary: str | None = None,
-                 measured: bool = False) -> Tally:
-    """Read every labelled photo of the folder (the first `limit`; `measured`: of its measured part alone,
-    `vision.diceset.photo_split`) with `read`, changed by the variation named `vary` (`vision.variations`)
-    if one is."""
+Frames = Iterable[tuple[str, np.ndarray, list[Label]]]  # (name, image, its labelled dice), one by one
+
+
+def labelled_photos(folder: Path, limit: int = 0, vary: str | None = None, measured: bool = False) -> Frames:
+    """Each labelled photo of the folder (the first `limit`; `measured`: of its measured part alone,
+    `vision.diceset.photo_split`), loaded once, changed by the variation named `vary` (`vision.variations`)
+    if one is: (name, image, labels)."""
     rows = folder_labels(folder)
     names = sorted(rows)
     if measured:
@@ -152,41 +155,51 @@ def bench_labels(folder: Path, read: Reader, limit: int = 0, vary: str | None = 
 
         held = set(photo_split(folder)[1])
         names = [n for n in names if n in held]
-    names = names[: limit or None]
     images = folder / "images" if (folder / "images").is_dir() else folder
-    tally = Tally()
-    for name in names:
+    for name in names[: limit or None]:
         image, labels = _read_image(images / name), rows[name]
         if vary:
             image, boxes = VARIATIONS[vary](image, [label.box for label in labels])
             labels = [Label(label.value, box, label.kind) for label, box in zip(labels, boxes, strict=True)]
-        dice, ms = best_of(partial(read, image))
-        tally.ms.append(ms)
-        score_photo(tally, name, labels, dice)
-    return tally
+        yield name, image, labels
 
 
-def crops_tally(folder: Path, rows: list[dict[str, str]], read_one: CropReader) -> Tally:
-    """A crop shows one die (perhaps with bits of its neighbours): the reader is told so (`read_one`)
-    and must name its value."""
-    tally = Tally()
+def tallies(frames: Frames, readers: Mapping[str, Reader]) -> dict[str, Tally]:
+    """Each reader's tally of the frames, every reader reading each frame as it comes (each photo is loaded,
+    or scene rendered, once, whatever the readers)."""
+    out = {name: Tally() for name in readers}
+    for name, image, labels in frames:
+        for reader, read in readers.items():
+            dice, ms = best_of(partial(read, image))
+            out[reader].ms.append(ms)
+            score_photo(out[reader], name, labels, dice)
+    return out
+
+
+def crops_tally(folder: Path, rows: list[dict[str, str]], readers: Mapping[str, CropReader]
+                ) -> dict[str, Tally]:
+    """A crop shows one die (perhaps with bits of its neighbours): each reader is told so and must name its
+    value. Each reader's tally; each crop is loaded once."""
+    out = {name: Tally() for name in readers}
     for row in rows:
         image = _read_image(folder / row["crop"])
-        die, ms = best_of(partial(read_one, image))
-        tally.ms.append(ms)
-        tally.dice += 1
-        tally.photos += 1
-        if die is not None and die.value == int(row["value"]):
-            tally.dice_right += 1
-            tally.photos_right += 1
-        else:
-            tally.missed += die is None
-            tally.wrong.append(f"{row['crop']}: want {row['value']} got {die.value if die else '-'}")
-    return tally
+        for reader, read_one in readers.items():
+            die, ms = best_of(partial(read_one, image))
+            tally = out[reader]
+            tally.ms.append(ms)
+            tally.dice += 1
+            tally.photos += 1
+            if die is not None and die.value == int(row["value"]):
+                tally.dice_right += 1
+                tally.photos_right += 1
+            else:
+                tally.missed += die is None
+                tally.wrong.append(f"{row['crop']}: want {row['value']} got {die.value if die else '-'}")
+    return out
 
 
-def bench_crops(folder: Path, read_one: CropReader, limit: int = 0, measured: bool = False) -> Tally:
-    """Read the folder's crops (the first `limit`; `measured`: of its measured part alone,
+def crop_rows(folder: Path, limit: int = 0, measured: bool = False) -> list[dict[str, str]]:
+    """The rows of the folder's crops.csv (the first `limit`; `measured`: of its measured part alone,
     `vision.diceset.crop_split`)."""
     if measured:
         from vision.diceset import crop_split
@@ -195,7 +208,7 @@ def bench_crops(folder: Path, read_one: CropReader, limit: int = 0, measured: bo
     else:
         with open(folder / "crops.csv", newline="") as f:
             rows = list(csv.DictReader(f))
-    return crops_tally(folder, rows[: limit or None], read_one)
+    return rows[: limit or None]
 
 
 def truth_labels(truth: list[TruthDie]) -> list[Label]:
@@ -203,22 +216,13 @@ def truth_labels(truth: list[TruthDie]) -> list[Label]:
     return [Label(t.value, t.box, t.kind, t.colour) for t in truth]
 
 
-def rendered_scenes(count: int, first_seed: int = 0) -> Iterator[tuple[int, np.ndarray, list[Label]]]:
-    """(seed, image, labels) for `count` seeded scenes with every variation."""
+def rendered_scenes(count: int, first_seed: int = 0) -> Frames:
+    """("seed N", image, labels) for `count` seeded scenes with every variation, each made as it is read."""
     from vision.render import render_scene
 
     for seed in range(first_seed, first_seed + count):
         image, truth = render_scene(np.random.default_rng(seed))
-        yield seed, image, truth_labels(truth)
-
-
-def bench_render(count: int, read: Reader) -> Tally:
-    tally = Tally()
-    for seed, image, labels in rendered_scenes(count):
-        dice, ms = best_of(partial(read, image))
-        tally.ms.append(ms)
-        score_photo(tally, f"seed {seed}", labels, dice)
-    return tally
+        yield f"seed {seed}", image, truth_labels(truth)
 
 
 def readers(choice: str, models: Path | None = None, treehouse: bool = False
@@ -251,8 +255,7 @@ def run(args) -> int:
         from vision.sidebyside import run as compare
 
         return compare(args)
-    limit = int(getattr(args, "limit", 0) or 0)
-    vary = getattr(args, "vary", None)
+    vary = args.vary
     if vary:
         if vary not in VARIATIONS:
             print(f"companion bench vision: no variation {vary!r}; known: {', '.join(VARIATIONS)}",
@@ -271,20 +274,21 @@ def run(args) -> int:
         print("companion bench vision: no learned reader in vision/data: run 'companion train dice'",
               file=sys.stderr)
         return 2
-    measured = bool(getattr(args, "measured", False)) and not render
+    measured = args.measured and not render
     print(f"vision bench on {target}" + (", its measured part" if measured else "")
           + (f", every photo {vary}" if vary else ""))
-    for name, (read, read_one) in chosen.items():
-        if render:
-            tally = bench_render(int(target.split(":", 1)[1] or 1000), read)
-        elif (folder / "labels.csv").is_file():
-            tally = bench_labels(folder, read, limit, vary, measured)
-        else:
-            tally = bench_crops(folder, read_one, limit, measured)
+    if render or (folder / "labels.csv").is_file():
+        frames = (rendered_scenes(int(target.split(":", 1)[1] or 1000)) if render
+                  else labelled_photos(folder, args.limit, args.vary, measured))
+        results = tallies(frames, {name: read for name, (read, _) in chosen.items()})
+    else:  # a folder of crops, one die each
+        results = crops_tally(folder, crop_rows(folder, args.limit, measured),
+                              {name: read_one for name, (_, read_one) in chosen.items()})
+    for name, tally in results.items():
         print(f"  {name}" + (f" ({args.models})" if name == "learned" and args.models else "") + ":")
         for line in tally.lines():
             print("    " + line)
-        if getattr(args, "verbose", False):
+        if args.verbose:
             for line in tally.wrong:
                 print("    wrong: " + line)
     return 0

@@ -255,7 +255,7 @@ def _held_out_figures(held: dict, faces, log=print) -> None:
             log("  " + line)
     for folder, rows in held["crops"].items():
         if rows:
-            tally = bench.crops_tally(folder, rows, partial(read_crop, faces=faces))
+            tally = bench.crops_tally(folder, rows, {"rules": partial(read_crop, faces=faces)})["rules"]
             log(f"held-out crops of {folder.name} ({len(rows)}):")
             log("  " + tally.lines()[0])
 
