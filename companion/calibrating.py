@@ -27,6 +27,7 @@ from .tray import JPEG_QUALITY
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
 TYPED_EXAMPLE = "3 cream, 5 red, 1"
+VIEW_PX = 640  # widest camera picture (px) the page shows the host to turn it by (`TableCalibrator.view`)
 
 
 def typed_roll(text: str) -> tuple[list[int], list[str | None]]:
@@ -137,14 +138,16 @@ class TableCalibrator:
     folder: where the calibration is saved (DATA/table).
     learned: called with the new calibration once it is saved (serve reads with it from then on).
     certain: the table's confidence threshold (a refused roll's photo marks the dice read less surely).
+    turn: the camera's picture's turn (`companion.camera_turn.CameraTurn`), which the host may change before
+    the empty photo; None where serve gives none.
     """
 
     def __init__(self, photo: Callable[[], np.ndarray | None], reader: Callable[[], Any], folder: Path,
                  learned: Callable[[Any], None] = lambda table: None, wait_s: float = WAIT_S,
                  clock: Callable[[], float] = time.monotonic,
-                 certain: float = Settings.confidence_threshold) -> None:
+                 certain: float = Settings.confidence_threshold, turn: Any = None) -> None:
         self.photo, self.reader, self.folder, self.learned = photo, reader, Path(folder), learned
-        self.wait_s, self.clock, self.certain = wait_s, clock, certain
+        self.wait_s, self.clock, self.certain, self.turn = wait_s, clock, certain, turn
         self.table: Any = None  # the calibration the camera reads with (serve sets the saved one at start)
         self.photo_of_roll: RollPhoto | None = None  # the roll this step learned `table` from
         self.photo_refused: RollPhoto | None = None  # the last roll refused since the empty photo
@@ -220,6 +223,29 @@ class TableCalibrator:
         self.learned(table)
         return f"Calibrated: {table.describe()}"
 
+    def turn_picture(self) -> str:
+        """Turn the camera's picture a quarter clockwise (the players' edge of the table belongs at its
+        bottom); not while an empty photo waits for its roll, which was taken the other way round."""
+        if self.turn is None:
+            raise NotNow("this camera's picture cannot be turned from the page: set rotation in the config")
+        if self.busy:
+            raise NotNow("the empty table's photo waits for its roll: cancel, then turn the picture")
+        degrees = self.turn.quarter()
+        again = " Calibrate again: the last calibration saw the table the other way round." \
+            if self.table is not None else ""
+        return f"The camera's picture is turned {degrees} degrees.{again}"
+
+    def view(self) -> bytes:
+        """The camera's picture now, a JPEG at most VIEW_PX wide, for the host to see which way up it is."""
+        frame = self._frame()
+        scale = min(1.0, VIEW_PX / frame.shape[1])
+        if scale < 1:
+            frame = cv2.resize(frame, (VIEW_PX, round(frame.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            raise NotNow("the camera's picture could not be made a JPEG: try again")
+        return jpeg.tobytes()
+
     def cancel(self) -> str:
         with self._lock:
             self._empty = None
@@ -231,6 +257,7 @@ class TableCalibrator:
         names the camera gives dice: the calibration's (`calibrated`), or without one the learned reader's own
         (the page warns when the game asks for a colour that is not among them), and the roll this step
         learned from (`photo`: its address and each die's box and words; None before a calibration here),
+        the camera's picture's turn (`rotation`, degrees clockwise; None where the page cannot turn it),
         and while the roll is due, the last one refused with what the camera read in it (`refused`, alike)."""
         from vision.learned import COLOURS
 
@@ -239,6 +266,7 @@ class TableCalibrator:
                 "learned": None if known is None else known.describe(),
                 "names": list(COLOURS) if known is None else list(known.colours),
                 "calibrated": known is not None,
+                "rotation": None if self.turn is None else self.turn.degrees,
                 "photo": _shown(self.photo_of_roll),
                 "refused": _shown(self.photo_refused) if step == "roll" else None}
 

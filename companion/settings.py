@@ -14,7 +14,8 @@ every key is optional and a missing one keeps its default:
     source = "auto"           # auto | picamera2 | opencv:N | replay:DIR | sim
     settle_ms = 600           # the tray must be still this long before a reading, milliseconds
     rotation = 0              # 0 | 90 | 180 | 270: degrees clockwise the camera's frames are turned, so the
-                              # table's near edge is at the bottom (a camera mounted upside down: 180)
+                              # table's near edge is at the bottom (a camera mounted upside down: 180);
+                              # a turn the host chose on the page (DATA/camera.json) stands over it
     confidence_threshold = 0.8  # a reading at least this sure (0-1) is proposed as certain
     reader = "learned"        # learned (the trained models) | rules (the old reader tuned on the wood photos)
 

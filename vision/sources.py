@@ -284,13 +284,18 @@ def quarter_turns(degrees: int) -> int:
 
 
 class TurnedSource(FrameSource):
-    """Another source's frames turned `degrees` clockwise (90, 180 or 270), so that a camera mounted on its
-    side or upside down still gives frames whose down is the table's near edge: the learned reader knows
-    that a slanted camera sees a die's side faces below its top face, never above it."""
+    """Another source's frames turned `degrees` clockwise (0, 90, 180 or 270), so that a camera mounted on
+    its side or upside down still gives frames whose down is the table's near edge: the learned reader knows
+    that a slanted camera sees a die's side faces below its top face, never above it. `turn_to` changes the
+    turn while frames are read (the host's page does)."""
 
     def __init__(self, source: FrameSource, degrees: int) -> None:
         self.source, self.turns = source, quarter_turns(degrees)
         self.name = source.name
+
+    def turn_to(self, degrees: int) -> None:
+        """Turn the frames read from now on `degrees` clockwise (SourceSpecError for another angle)."""
+        self.turns = quarter_turns(degrees)
 
     def read(self) -> np.ndarray:
         return turned(self.source.read(), -self.turns)

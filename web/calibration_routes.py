@@ -15,14 +15,15 @@ from .phone import token
 
 
 def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, body) -> None:
-    """`calibrator`: take_empty(), take_roll(values, names), cancel(), state() and photo_at(id) (a roll photo
-    it learned from or refused, or None), or None (no camera). The roll's body: {"values": "3 cream, 5 red,
+    """`calibrator`: take_empty(), take_roll(values, names), cancel(), turn_picture() (a quarter clockwise),
+    view() (the camera's picture now, JPEG), state() and photo_at(id) (a roll photo it learned from or
+    refused, or None), or None (no camera). The roll's body: {"values": "3 cream, 5 red,
     1"} as typed, or {"values": [3, 5, 1], "names": ["cream", "red", null]}."""
 
     @app.post("/api/tables/<table_id>/calibration/<step>")
     def api_calibrate(table_id: str, step: str):
-        if step not in ("empty", "roll", "cancel"):
-            raise BadCommand("the calibration's steps are empty, roll and cancel")
+        if step not in ("empty", "roll", "cancel", "turn"):
+            raise BadCommand("the calibration's steps are empty, roll, cancel and turn")
         session.may_calibrate(table_id, token() or "")
         if calibrator is None:
             raise NotNow("this companion has no camera to calibrate")
@@ -30,9 +31,19 @@ def add_calibration_routes(app: Flask, session: TableSession, calibrator: Any, b
             text = calibrator.take_empty()
         elif step == "roll":
             text = calibrator.take_roll(body().get("values"), body().get("names"))
+        elif step == "turn":
+            text = calibrator.turn_picture()
         else:
             text = calibrator.cancel()
         return jsonify(text=text, **calibrator.state())
+
+    @app.get("/api/tables/<table_id>/calibration/camera.jpg")
+    def api_camera_view(table_id: str):
+        """The camera's picture now, for the host to see whether the players' edge is at its bottom."""
+        session.may_calibrate(table_id, token() or "")
+        if calibrator is None:
+            raise NotNow("this companion has no camera to calibrate")
+        return Response(calibrator.view(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/tables/<table_id>/calibration/photo/<photo_id>.jpg")
     def api_calibration_photo(table_id: str, photo_id: str):

@@ -90,20 +90,25 @@ class Companion:
         self.session.listen(lambda *_: self._show_light())
 
     def _open_camera(self):
+        from companion.camera_turn import CameraTurn, saved_rotation
         from companion.tray import TrayParts, TrayWatcher
         from vision.camera import CameraThread
         from vision.drawing import annotate
         from vision.errors import VisionError
         from vision.readers import open_reader
         from vision.settle import SettleDetector
-        from vision.sources import open_source
+        from vision.sources import TurnedSource, open_source
 
+        data = Path(self.settings.data_dir)
+        chosen = saved_rotation(data)  # the host's turn from the page, else the settings'
+        rotation = self.settings.rotation if chosen is None else chosen
         try:
-            source = open_source(self.settings.camera, rotation=self.settings.rotation)
+            source = open_source(self.settings.camera)
         except VisionError as err:  # a named camera that is not there: say so, and do not start
             raise CommandError(f"camera {self.settings.camera!r}: {err}") from None
+        source = TurnedSource(source, rotation)
+        self.turn = CameraTurn(rotation, source.turn_to, data)
         camera = CameraThread(source)
-        data = Path(self.settings.data_dir)
         # the learned reader with the table's calibration (DATA/table/), or the rules without its models
         self.reader = open_reader(self.settings.reader, data, treehouse=_treehouse_faces(data))
 
@@ -156,7 +161,7 @@ class Companion:
             log.info("calibrated: %s; dice reader: %s", table.describe(), self.reader.name)
 
         calibrator = TableCalibrator(photo, reader, data / "table", learned,
-                                     certain=self.settings.confidence_threshold)
+                                     certain=self.settings.confidence_threshold, turn=self.turn)
         calibrator.table = self.reader.table
         return calibrator
 

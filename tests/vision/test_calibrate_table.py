@@ -230,7 +230,8 @@ def test_serve_pauses_the_tray_while_the_host_calibrates_and_reads_with_what_was
     running = _companion(tmp_path, reader="learned").start()
     try:
         assert running.status()["calibration"] == {"step": "empty", "learned": None, "names": list(COLOURS),
-                                                      "calibrated": False, "photo": None, "refused": None}
+                                                      "calibrated": False, "rotation": 0, "photo": None,
+                                                      "refused": None}
         running.calibrator.take_empty()  # the page's first step: a photo from the camera
         assert running.tray.parts.paused() and running.status()["calibration"]["step"] == "roll"
         running.calibrator.cancel()

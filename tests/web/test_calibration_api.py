@@ -5,6 +5,8 @@ is its test double: what is tested is the step, who may take it, and what it ans
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 import tests.race  # noqa: F401  (registers the "race" game)
@@ -255,3 +257,52 @@ def test_a_refused_rolls_photo_marks_the_dice_read_less_surely_than_the_tables_t
     assert [d["text"] for d in calibrator.state()["refused"]["dice"]] == [
         f"red 3{marked}", f"red 5{marked}", f"cream 1{marked}"]
     assert [d["unsure"] for d in calibrator.state()["refused"]["dice"]] == [bool(marked)] * 3  # said apart
+
+
+def test_the_host_sees_the_cameras_picture_and_turns_it_a_quarter_before_the_empty_photo(session, tmp_path):
+    from companion.camera_turn import CameraTurn, saved_rotation
+    from vision.images import turned
+
+    camera, turns = Camera(), {"now": 0}
+    turn = CameraTurn(0, lambda degrees: turns.update(now=degrees), tmp_path)
+    calibrator = TableCalibrator(lambda: turned(camera.now, -turns["now"] // 90), lambda: Double(ROLL),
+                                 tmp_path / "table", turn=turn)
+    app = create_app(session, calibrator=calibrator)
+    client = app.test_client(use_cookies=False)
+    made = new_table(client, "race", ["Alice", "Bob"])
+    host = phone(made["token"])
+    view = f"/api/tables/{made['id']}/calibration/camera.jpg"
+
+    def picture() -> tuple[int, int]:
+        res = client.get(view, headers=host)
+        assert res.status_code == 200 and res.mimetype == "image/jpeg"
+        assert res.headers["Cache-Control"] == "no-store"
+        return cv2.imdecode(np.frombuffer(res.data, np.uint8), cv2.IMREAD_COLOR).shape[:2]
+
+    assert picture() == (480, 640)
+    answer = step(client, made, host, "turn").get_json()
+    assert answer["rotation"] == 90 and answer["text"] == "The camera's picture is turned 90 degrees."
+    assert picture() == (640, 480) and saved_rotation(tmp_path) == 90  # kept for the next start
+    alice = take_seat(client, made, 0)
+    for who in (alice, {}):  # the host's alone: neither the picture nor the turn
+        assert client.get(view, headers=who).status_code == 403
+        assert step(client, made, who, "turn").status_code == 403
+    camera.now = turned(table(0), 1)  # a camera on its side: its raw frames, turned back for the reader
+    step(client, made, host, "empty")  # the empty photo waits for its roll: it was taken this way round
+    res = step(client, made, host, "turn")
+    assert res.status_code == 409 and "cancel, then turn the picture" in res.get_json()["error"]
+    assert turns["now"] == 90
+    camera.now = turned(roll_photo(1), 1)
+    assert step(client, made, host, "roll", values=[3, 5, 1]).status_code == 200
+    answer = step(client, made, host, "turn").get_json()  # calibrated the other way round: do it again
+    assert answer["rotation"] == 180 and "Calibrate again" in answer["text"]
+    camera.now = None
+    res = client.get(view, headers=host)  # a camera that sends nothing: said, not a broken image
+    assert res.status_code == 409 and "the camera sends no pictures" in res.get_json()["error"]
+
+
+def test_a_camera_the_page_cannot_turn_says_so(rig):
+    client, made, host, camera, clock, calibrator, learned, folder = rig
+    assert calibrator.state()["rotation"] is None
+    res = step(client, made, host, "turn")
+    assert res.status_code == 409 and "set rotation in the config" in res.get_json()["error"]

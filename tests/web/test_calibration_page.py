@@ -14,11 +14,13 @@ import pytest
 
 import tests.race  # noqa: F401  (registers the "race" game)
 from companion.calibrating import TableCalibrator
+from companion.camera_turn import CameraTurn, saved_rotation
 from companion.store import EventStore
 from companion.table import TableSession
 from tests.vision.test_calibration import ROLL, Double, calibrated, roll_photo, table
 from tests.web.browser import launch, new_phone, start_table, sync_api
 from vision.calibration import load_table
+from vision.images import turned
 from web.app import create_app
 from web.server import WebServer
 
@@ -37,12 +39,15 @@ class Rig:
 
 
 @contextmanager
-def host_phone(tmp_path, game: str, players: list[str], known=None) -> Iterator[Rig]:
+def host_phone(tmp_path, game: str, players: list[str], known=None, turnable: bool = False) -> Iterator[Rig]:
     """A companion serving a new table of `game` with the stand-in camera over the empty table, calibrated
-    with `known` (None: never), and its host's phone at 360 px on the table's page."""
+    with `known` (None: never), and its host's phone at 360 px on the table's page. `turnable`: the host
+    may turn the camera's picture (`camera["turn"]` degrees clockwise), as serve lets them."""
     session = TableSession(EventStore(tmp_path / "t.sqlite"))
-    camera = {"now": table(0)}
-    calibrator = TableCalibrator(lambda: camera["now"], lambda: Double(ROLL), tmp_path / "table")
+    camera = {"now": table(0), "turn": 0}
+    turn = CameraTurn(0, lambda degrees: camera.update(turn=degrees), tmp_path) if turnable else None
+    calibrator = TableCalibrator(lambda: turned(camera["now"], -camera["turn"] // 90), lambda: Double(ROLL),
+                                 tmp_path / "table", turn=turn)
     calibrator.table = known  # as serve starts with the saved calibration
     status = lambda: {"camera": "sim", "camera_error": None, "buttons": "gpio",  # noqa: E731
                       "calibration": calibrator.state()}
@@ -127,4 +132,30 @@ def test_a_game_asking_for_colours_the_reader_cannot_name_asks_for_a_calibration
             "The camera cannot name clear, cyan dice by itself: calibrate it, naming each set as the "
             "game does.")
         assert rig.host.locator("#calibrate").get_attribute("open") is not None
+        assert rig.errors == []
+
+
+def test_the_host_turns_the_cameras_picture_until_the_players_edge_is_at_its_bottom(tmp_path):
+    with host_phone(tmp_path, "race", ["Ann", "Ben"], turnable=True) as rig:
+        host = rig.host
+        host.locator("#calibrate summary").click()
+        host.wait_for_function("document.querySelector('#calib-view img')?.naturalWidth === 640")
+        assert "nearest the players belongs at the bottom" in host.locator("#calibrate").inner_text()
+        host.get_by_role("button", name="Turn the picture a quarter").click()
+        host.wait_for_selector("#toast:has-text('turned 90 degrees')")
+        # the picture as the camera now sends it: on its side, 480 px wide
+        host.wait_for_function("document.querySelector('#calib-view img')?.naturalWidth === 480")
+        assert rig.camera["turn"] == 90 and saved_rotation(tmp_path) == 90
+        host.get_by_role("button", name="The table is empty: take its photo").click()
+        host.wait_for_selector("#calib-values")
+        # not while the empty photo waits for its roll, which was taken this way round
+        assert host.locator("#calib-turn").count() == 0 and host.locator("#calib-view").count() == 0
+        assert rig.errors == []
+
+
+def test_a_camera_the_page_cannot_turn_shows_no_turn(tmp_path):
+    with host_phone(tmp_path, "race", ["Ann", "Ben"]) as rig:
+        rig.host.locator("#calibrate summary").click()
+        rig.host.wait_for_selector("#calib-empty")
+        assert rig.host.locator("#calib-turn").count() == 0 and rig.host.locator("#calib-view").count() == 0
         assert rig.errors == []

@@ -12,7 +12,8 @@ const Companion = (function () {
   let source = null;
   let manual = null; // the dice typed by hand: {mode: "roll"|"correct", values: []}
   // the camera's calibration (host): the step due, what it learned (from /api/status), the card opened
-  const calibration = { step: "empty", learned: null, names: null, calibrated: false, photo: null, refused: null, open: false, values: "" };
+  const calibration = { step: "empty", learned: null, names: null, calibrated: false, photo: null, refused: null, open: false, values: "",
+    rotation: null, view: 0 };  // rotation: the camera's picture's turn (null: not turnable here); view: its picture's version
   const games = {};
 
   const $ = (id) => document.getElementById(id);
@@ -71,7 +72,7 @@ const Companion = (function () {
     const calib = status.calibration;
     if (calib && snap && (calib.step !== calibration.step || calib.learned !== calibration.learned ||
         String(calib.names) !== String(calibration.names) || photoId(calib) !== photoId(calibration) ||
-        photoId(calib, "refused") !== photoId(calibration, "refused"))) {
+        photoId(calib, "refused") !== photoId(calibration, "refused") || calib.rotation !== calibration.rotation)) {
       Object.assign(calibration, calib);
       renderHost();
     }
@@ -380,9 +381,19 @@ const Companion = (function () {
         'placeholder="' + esc(example) + '" value="' + esc(calibration.values) + '"><div class="row"><button class="primary">Read this roll</button>' +
         '<button type="button" class="secondary" id="calib-cancel">Cancel</button></div></form>';
     } else {
+      if (calibration.rotation !== null && calibration.rotation !== undefined) html += turnPicture();
       html += '<p>Take every die off the table, then:</p><p><button class="secondary" id="calib-empty">The table is empty: take its photo</button></p>';
     }
     return html + "</details>";
+  }
+
+  // The camera's picture now, and the button that turns it: the reader expects the players' edge of the
+  // table at its bottom (a slanted camera shows a die's sides below its top).
+  function turnPicture() {
+    return '<div class="photo" id="calib-view"><img loading="lazy" alt="The camera\'s picture now" src="/api/tables/' + tableId +
+      "/calibration/camera.jpg?turn=" + calibration.rotation + "&v=" + calibration.view + '"></div>' +
+      "<p>The edge of the table nearest the players belongs at the bottom of this picture.</p>" +
+      '<p><button type="button" class="secondary" id="calib-turn">Turn the picture a quarter</button></p>';
   }
 
   function photoId(state, which = "photo") { return state[which] ? state[which].id : null; }
@@ -399,12 +410,19 @@ const Companion = (function () {
       if (!data) return;
       toast(data.text);
       Object.assign(calibration, { step: data.step, learned: data.learned, names: data.names, calibrated: data.calibrated,
-        photo: data.photo, refused: data.refused });
+        photo: data.photo, refused: data.refused, rotation: data.rotation });
       if (data.step === "empty") calibration.values = "";
       renderHost();
     };
     if ($("calib-empty")) $("calib-empty").onclick = async () => after(await api("/calibration/empty", {}));
     if ($("calib-cancel")) $("calib-cancel").onclick = async () => after(await api("/calibration/cancel", {}));
+    if ($("calib-turn")) {
+      $("calib-turn").onclick = async () => {
+        const data = await api("/calibration/turn", {});
+        if (data) calibration.view += 1;  // the picture as it is turned now
+        after(data);
+      };
+    }
     const values = $("calib-values");
     if (values) values.oninput = () => { calibration.values = values.value; };
     if ($("calib-roll")) {
