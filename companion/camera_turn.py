@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from .refusals import NotNow
 from .settings import ROTATIONS, save_atomically
 
 log = logging.getLogger("companion")
@@ -49,9 +50,14 @@ class CameraTurn:
         self.degrees, self.turn_frames, self.data = degrees, turn_frames, Path(data)
 
     def quarter(self) -> int:
-        """Turn the picture a quarter clockwise more, save the choice, and return the new turn (degrees)."""
+        """Turn the picture a quarter clockwise more, save the choice, and return the new turn (degrees);
+        NotNow, the picture as it was, where the choice cannot be saved."""
         degrees = (self.degrees + 90) % 360
-        save_atomically(self.data / FILE, json.dumps({"rotation": degrees}) + "\n")
+        try:
+            save_atomically(self.data / FILE, json.dumps({"rotation": degrees}) + "\n")
+        except OSError as err:  # a full or read-only card: the picture stays as it is, and says why
+            raise NotNow(f"the turn could not be saved in {self.data / FILE} ({err}): the picture is not "
+                         "turned") from None
         self.turn_frames(degrees)
         self.degrees = degrees
         log.info("the camera's picture is turned %d degrees clockwise (chosen on the page)", degrees)

@@ -65,3 +65,13 @@ def test_serve_turns_the_picture_as_the_host_chose_over_the_settings(tmp_path):
         assert isinstance(frame, np.ndarray) and frame.shape[:2] == (640, 480)
     finally:
         again.close()
+
+
+def test_a_turn_that_cannot_be_saved_leaves_the_picture_as_it_was(tmp_path):
+    from companion.refusals import NotNow
+
+    turned_to = []
+    turn = CameraTurn(0, turned_to.append, tmp_path / "gone")  # a data folder that is not there
+    with pytest.raises(NotNow, match="could not be saved"):
+        turn.quarter()
+    assert turn.degrees == 0 and turned_to == []

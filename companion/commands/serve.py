@@ -212,6 +212,8 @@ class Companion:
             log.info("no camera found: simulated camera")
         else:
             log.info("camera: simulated")
+        if self.turn.degrees:
+            log.info("the camera's picture is turned %d degrees clockwise", self.turn.degrees)
         log.info("dice reader: %s", self.reader.name)
         if self.hardware is not None:
             log.info("buttons: %s", "simulated GPIO" if self.hardware.simulated else "GPIO")
