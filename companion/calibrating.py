@@ -225,15 +225,24 @@ class TableCalibrator:
 
     def turn_picture(self) -> str:
         """Turn the camera's picture a quarter clockwise (the players' edge of the table belongs at its
-        bottom); not while an empty photo waits for its roll, which was taken the other way round."""
+        bottom), and the calibration with it (its empty photo and places), saved; not while an empty photo
+        waits for its roll, which was taken the other way round."""
         if self.turn is None:
             raise NotNow("this camera's picture cannot be turned from the page: set rotation in the config")
         if self.busy:
             raise NotNow("the empty table's photo waits for its roll: cancel, then turn the picture")
         degrees = self.turn.quarter()
-        again = " Calibrate again: the last calibration saw the table the other way round." \
-            if self.table is not None else ""
-        return f"The camera's picture is turned {degrees} degrees.{again}"
+        if self.table is None:
+            return f"The camera's picture is turned {degrees} degrees."
+        table = self.table.turned_clockwise(1)  # the empty table and its dice's places, turned with it
+        try:
+            table.save(self.folder, save_atomically)
+        except OSError as err:
+            return (f"The camera's picture is turned {degrees} degrees, but the calibration could not be "
+                    f"turned with it ({err}): calibrate again.")
+        self.table = table
+        self.learned(table)
+        return f"The camera's picture is turned {degrees} degrees, and the calibration with it."
 
     def view(self) -> bytes:
         """The camera's picture now, a JPEG at most VIEW_PX wide, for the host to see which way up it is."""

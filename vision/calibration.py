@@ -50,6 +50,7 @@ import numpy as np
 
 from vision.die import Die
 from vision.errors import VisionError
+from vision.images import turned
 from vision.learned import (
     COLOURS,
     CONTEXT,
@@ -166,6 +167,21 @@ class TableCalibration:
     def die_px_for(self, frame: np.ndarray) -> float:
         """The d6's face side (px) in this frame: the calibrated one, scaled when the frame's size differs."""
         return self.die_px * max(frame.shape[:2]) / max(self.empty.shape[:2])
+
+    def turned_clockwise(self, quarters: int) -> TableCalibration:
+        """The same calibration for the camera's picture turned `quarters` quarter turns more clockwise
+        (the host turned it on the page): the empty photo turned, and every place with it."""
+        k = quarters % 4
+        height, width = self.empty.shape[:2]
+
+        def place(p: Place) -> Place:
+            x, y, h, w = p.cx, p.cy, height, width
+            for _ in range(k):  # a quarter clockwise: (x, y) goes to (h - y, x), and width and height swap
+                x, y, h, w = h - y, x, w, h
+            return replace(p, cx=x, cy=y)
+
+        return replace(self, empty=turned(self.empty, -k), spots=tuple(place(s) for s in self.spots),
+                       dice=tuple(replace(d, place=place(d.place)) for d in self.dice))
 
     def keep(self, frame: np.ndarray, found: list[Found]) -> list[Found]:
         """The found dice less those at a spot of the empty table where the frame still looks empty."""

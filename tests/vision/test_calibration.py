@@ -736,3 +736,23 @@ def test_a_roll_with_an_unsure_misreading_is_learned_with_the_typed_value_and_a_
 
     cal = learn_table(Closer(ROLL), table(0), roll_photo(1), [3, 5, 1])
     assert cal.work_px == pytest.approx(cal.die_px * 0.75)  # a closer look that reads as typed comes first
+
+
+def test_a_calibration_turns_with_the_cameras_picture_its_places_on_what_they_were_on():
+    from vision.images import turned
+
+    cal, _ = calibrated()
+    roll = roll_photo(1)
+    assert cal.spots  # the printed dot at (200, 300)
+    for k in range(1, 4):
+        now = cal.turned_clockwise(k)
+        picture = turned(roll, -k)  # the roll as the turned camera shows it
+        assert np.array_equal(now.empty, turned(cal.empty, -k)) and now.colours == cal.colours
+        for was, place in zip([*cal.dice, *cal.spots], [*now.dice, *now.spots], strict=True):
+            was, place = getattr(was, "place", was), getattr(place, "place", place)
+            x0, y0, x, y = (round(v) for v in (was.cx, was.cy, place.cx, place.cy))
+            assert np.abs(picture[y, x].astype(int) - roll[y0, x0].astype(int)).max() <= 1, k
+            assert place.side == was.side
+    whole = cal.turned_clockwise(1).turned_clockwise(3)  # a whole turn is where it began
+    assert [(d.place.cx, d.place.cy) for d in whole.dice] == [(d.place.cx, d.place.cy) for d in cal.dice]
+    assert np.array_equal(whole.empty, cal.empty)

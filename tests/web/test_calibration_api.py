@@ -294,8 +294,12 @@ def test_the_host_sees_the_cameras_picture_and_turns_it_a_quarter_before_the_emp
     assert turns["now"] == 90
     camera.now = turned(roll_photo(1), 1)
     assert step(client, made, host, "roll", values=[3, 5, 1]).status_code == 200
-    answer = step(client, made, host, "turn").get_json()  # calibrated the other way round: do it again
-    assert answer["rotation"] == 180 and "Calibrate again" in answer["text"]
+    before = load_table(tmp_path / "table")
+    answer = step(client, made, host, "turn").get_json()  # the calibration turns with the picture
+    assert answer["rotation"] == 180 and answer["text"].endswith("and the calibration with it.")
+    after = load_table(tmp_path / "table")  # saved so
+    assert after.empty.shape == (640, 480, 3) and np.array_equal(after.empty, turned(before.empty, -1))
+    assert calibrator.table.colours == after.colours == before.colours
     camera.now = None
     res = client.get(view, headers=host)  # a camera that sends nothing: said, not a broken image
     assert res.status_code == 409 and "the camera sends no pictures" in res.get_json()["error"]
