@@ -76,6 +76,8 @@ class SettleDetector:
 
     def _update(self, frame: np.ndarray, time_ms: float) -> str:
         small = self._small(frame)
+        if self._prev is not None and self._prev.shape != small.shape:  # another view (the picture turned):
+            self._prev = self._empty = self._checked = self._still_since = None  # learn it afresh
         prev, self._prev = self._prev, small
         moving = prev is not None and self._changed(prev, small).mean() > self.motion_fraction
         if moving or prev is None:

@@ -112,3 +112,13 @@ def test_a_reader_that_fails_on_a_still_view_takes_it_for_a_roll_and_is_logged_o
     assert states[-1] == "settled"  # the tray watcher reads it, and asks a person when reading fails
     assert asked == [(480, 640, 3)]  # once this still period, not every frame
     assert caplog.text.count("the dice reader failed on a still view") == 1
+
+
+def test_a_picture_turned_while_watching_is_a_new_view_learned_afresh():
+    rng, table = _table()
+    detector = SettleDetector(settle_ms=300)
+    _feed(detector, [table] * 12)
+    turned, rest = np.rot90(table).copy(), np.rot90(_dice(rng, table)).copy()  # the host turned the camera
+    states = _feed(detector, [turned] * 12 + [rest] * 12, start_ms=12 * 50)
+    assert states[11] == "empty"  # its empty tray learned again, no error
+    assert states[-1] == "settled"  # and a roll in the turned picture settles
