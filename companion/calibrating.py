@@ -23,7 +23,7 @@ import numpy as np
 
 from .refusals import BadCommand, NotNow
 from .settings import Settings, save_atomically
-from .tray import JPEG_QUALITY
+from .tray import jpeg
 
 WAIT_S = 300.0  # seconds an empty photo waits for its roll before the step is forgotten
 TYPED_EXAMPLE = "3 cream, 5 red, 1"
@@ -126,8 +126,8 @@ def refused_photo(frame: np.ndarray, dice: Any, certain: float = Settings.confid
 
 
 def _photo(boxed: np.ndarray, labels: tuple[PhotoLabel, ...]) -> RollPhoto | None:
-    ok, jpeg = cv2.imencode(".jpg", boxed, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    return RollPhoto(secrets.token_urlsafe(9), jpeg.tobytes(), labels) if ok else None
+    data = jpeg(boxed)
+    return None if data is None else RollPhoto(secrets.token_urlsafe(9), data, labels)
 
 
 class TableCalibrator:
@@ -250,10 +250,10 @@ class TableCalibrator:
         scale = min(1.0, VIEW_PX / frame.shape[1])
         if scale < 1:
             frame = cv2.resize(frame, (VIEW_PX, round(frame.shape[0] * scale)), interpolation=cv2.INTER_AREA)
-        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        if not ok:
+        data = jpeg(frame)
+        if data is None:
             raise NotNow("the camera's picture could not be made a JPEG: try again")
-        return jpeg.tobytes()
+        return data
 
     def cancel(self) -> str:
         with self._lock:

@@ -15,10 +15,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .refusals import NotNow
-from .settings import ROTATIONS, save_atomically
+from .settings import Settings, SettingsError, checked, save_atomically
 
 log = logging.getLogger("companion")
 FILE = "camera.json"  # in the data folder: {"rotation": degrees clockwise}
+
+
+def rotation(settings: Settings) -> int:
+    """The turn (degrees clockwise) every camera of this companion is opened with: the host's choice on the
+    page (DATA/camera.json), else the settings' `rotation`; serve and `companion calibrate` alike, so a
+    calibration is learned the way round serve reads."""
+    chosen = saved_rotation(settings.data_dir)
+    return settings.rotation if chosen is None else chosen
 
 
 def saved_rotation(data: Path) -> int | None:
@@ -28,15 +36,10 @@ def saved_rotation(data: Path) -> int | None:
     if not path.is_file():
         return None
     try:
-        degrees = json.loads(path.read_text(encoding="utf-8"))["rotation"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
+        return checked("rotation", str(path), json.loads(path.read_text(encoding="utf-8"))["rotation"])
+    except (OSError, ValueError, KeyError, TypeError, SettingsError) as err:
         log.warning("%s: not read (%s); the picture is turned as the settings say", path, err)
         return None
-    if degrees not in ROTATIONS or isinstance(degrees, bool):
-        log.warning("%s: rotation %r is not one of %s; the picture is turned as the settings say", path,
-                    degrees, ROTATIONS)
-        return None
-    return int(degrees)
 
 
 class CameraTurn:

@@ -298,6 +298,12 @@ _FIELD_CHECKS = {
 }
 
 
+def checked(name: str, where: str, value: Any) -> Any:
+    """A setting's value as the config file's check of field `name` takes it (SettingsError, saying
+    `where`, for anything else): for a value kept elsewhere, such as the page's turn of the camera."""
+    return _FIELD_CHECKS[name](where, value, False)
+
+
 def _bcm(where: str, value: Any, text_ok: bool) -> int:
     pin = _whole(where, value, text_ok, "a BCM pin number")
     if not FIRST_BCM <= pin <= LAST_BCM:

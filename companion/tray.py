@@ -26,6 +26,12 @@ log = logging.getLogger(__name__)
 JPEG_QUALITY = 80
 
 
+
+def jpeg(image: np.ndarray) -> bytes | None:
+    """A BGR image as the page's photos are sent (JPEG at JPEG_QUALITY); None where it cannot be encoded."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return data.tobytes() if ok else None
+
 class Thrower(Protocol):
     def throw(self, dice: list[dict[str, Any]]) -> None: ...
 
@@ -104,9 +110,7 @@ class TrayWatcher:
             self.error = f"the dice reader failed: {err}"
             dice = []
         self.read_ms.append((time.perf_counter() - started) * 1000)
-        photo = self.parts.annotate(frame, dice)
-        ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        self.session.propose_reading(table_id, dice, jpeg.tobytes() if ok else None, roll)
+        self.session.propose_reading(table_id, dice, jpeg(self.parts.annotate(frame, dice)), roll)
         return True
 
     def run(self) -> None:

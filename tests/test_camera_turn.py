@@ -75,3 +75,12 @@ def test_a_turn_that_cannot_be_saved_leaves_the_picture_as_it_was(tmp_path):
     with pytest.raises(NotNow, match="could not be saved"):
         turn.quarter()
     assert turn.degrees == 0 and turned_to == []
+
+
+def test_every_camera_opens_with_the_hosts_turn_else_the_settings(tmp_path):
+    from companion.camera_turn import rotation
+
+    settings = Settings(data_dir=tmp_path, rotation=270)
+    assert rotation(settings) == 270  # nothing chosen on the page
+    CameraTurn(0, lambda degrees: None, tmp_path).quarter()
+    assert rotation(settings) == 90  # serve and `companion calibrate` alike

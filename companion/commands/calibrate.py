@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.camera_turn import rotation
 from companion.cli import CommandError
 
 
@@ -82,7 +83,7 @@ def run_treehouse(args) -> int:
     settings = settings_for(args)
     folder = Path(settings.data_dir) / "treehouse"
     try:
-        with open_source(settings.camera, rotation=settings.rotation) as source:
+        with open_source(settings.camera, rotation=rotation(settings)) as source:
             crops = capture_faces(source)
     except VisionError as err:
         raise CommandError(str(err)) from err
@@ -161,7 +162,7 @@ def run_table(args) -> int:
         empty = load_image(args.empty) if args.empty else None
         roll = load_image(args.roll) if args.roll else None
         if empty is None or roll is None:
-            with open_source(settings.camera, rotation=settings.rotation) as source:
+            with open_source(settings.camera, rotation=rotation(settings)) as source:
                 empty, roll, values = capture_table(source, empty, roll, values)
         elif values is None:
             empty, roll, values = capture_table(None, empty, roll, None)

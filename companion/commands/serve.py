@@ -90,7 +90,8 @@ class Companion:
         self.session.listen(lambda *_: self._show_light())
 
     def _open_camera(self):
-        from companion.camera_turn import CameraTurn, saved_rotation
+        from companion.camera_turn import CameraTurn
+        from companion.camera_turn import rotation as camera_rotation
         from companion.tray import TrayParts, TrayWatcher
         from vision.camera import CameraThread
         from vision.drawing import annotate
@@ -100,8 +101,7 @@ class Companion:
         from vision.sources import TurnedSource, open_source
 
         data = Path(self.settings.data_dir)
-        chosen = saved_rotation(data)  # the host's turn from the page, else the settings'
-        rotation = self.settings.rotation if chosen is None else chosen
+        rotation = camera_rotation(self.settings)  # the host's turn from the page, else the settings'
         try:
             source = open_source(self.settings.camera)
         except VisionError as err:  # a named camera that is not there: say so, and do not start
