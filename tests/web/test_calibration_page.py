@@ -159,3 +159,23 @@ def test_a_camera_the_page_cannot_turn_shows_no_turn(tmp_path):
         rig.host.wait_for_selector("#calib-empty")
         assert rig.host.locator("#calib-turn").count() == 0 and rig.host.locator("#calib-view").count() == 0
         assert rig.errors == []
+
+
+def test_the_cameras_picture_follows_the_camera_while_the_host_looks_at_it(tmp_path):
+    """The host aims the camera with the card open: its picture is fetched again every few seconds, and
+    not once the card is closed."""
+    with host_phone(tmp_path, "race", ["Ann", "Ben"], turnable=True) as rig:
+        host = rig.host
+        asked: list[str] = []
+        host.on("request", lambda r: asked.append(r.url) if "/calibration/camera.jpg" in r.url else None)
+        host.locator("#calibrate summary").click()
+        host.wait_for_function("document.querySelector('#calib-view img')?.naturalWidth === 640")
+        rig.camera["now"] = np.ascontiguousarray(table(0)[:240, :320])  # the camera moved: another picture
+        host.wait_for_function("document.querySelector('#calib-view img')?.naturalWidth === 320",
+                               timeout=10_000)
+        host.locator("#calibrate summary").click()  # closed: the picture is no longer fetched
+        host.wait_for_timeout(500)
+        before = len(asked)
+        host.wait_for_timeout(4500)
+        assert len(asked) == before >= 2
+        assert rig.errors == []

@@ -390,10 +390,24 @@ const Companion = (function () {
   // The camera's picture now, and the button that turns it: the reader expects the players' edge of the
   // table at its bottom (a slanted camera shows a die's sides below its top).
   function turnPicture() {
-    return '<div class="photo" id="calib-view"><img loading="lazy" alt="The camera\'s picture now" src="/api/tables/' + tableId +
-      "/calibration/camera.jpg?turn=" + calibration.rotation + "&v=" + calibration.view + '"></div>' +
+    return '<div class="photo" id="calib-view"><img loading="lazy" alt="The camera\'s picture now" src="' + viewAddress() + '"></div>' +
       "<p>The edge of the table nearest the players belongs at the bottom of this picture.</p>" +
       '<p><button type="button" class="secondary" id="calib-turn">Turn the picture a quarter</button></p>';
+  }
+
+  // While the host looks at the camera's picture (the card open, the page in view), it is fetched again every
+  // VIEW_EVERY ms, once the last one has come, so it follows the camera as the host moves or turns it.
+  const VIEW_EVERY = 2000;
+  function refreshView() {
+    const img = document.querySelector("#calib-view img");
+    if (!img || !img.complete || document.hidden || !calibration.open) return;
+    calibration.view += 1;
+    img.src = viewAddress();
+  }
+
+  // The camera's picture's address: new with each version (`calibration.view`), so no copy is shown again.
+  function viewAddress() {
+    return "/api/tables/" + tableId + "/calibration/camera.jpg?turn=" + calibration.rotation + "&v=" + calibration.view;
   }
 
   function photoId(state, which = "photo") { return state[which] ? state[which].id : null; }
@@ -570,6 +584,7 @@ const Companion = (function () {
     connect();
     checkHealth();
     setInterval(checkHealth, 5000);
+    setInterval(refreshView, VIEW_EVERY);
   }
 
   return { start, games, esc };
