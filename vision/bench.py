@@ -77,6 +77,10 @@ class Tally:
             f"(CPU time, best of {READS} reads per frame)",
         ]
 
+    def score(self, name: str, labels: list[Label], dice: list[Die]) -> None:
+        """Count one frame's reading (`score_photo`)."""
+        score_photo(self, name, labels, dice)
+
 
 def match(labels: list[Label], dice: list[Die]) -> tuple[list[Die | None], list[Die]]:
     """Pair labels with dice one to one: a pair needs the label box centre inside the die box, or the
@@ -164,38 +168,39 @@ def labelled_photos(folder: Path, limit: int = 0, vary: str | None = None, measu
         yield name, image, labels
 
 
-def tallies(frames: Frames, readers: Mapping[str, Reader]) -> dict[str, Tally]:
-    """Each reader's tally of the frames, every reader reading each frame as it comes (each photo is loaded,
-    or scene rendered, once, whatever the readers)."""
-    out = {name: Tally() for name in readers}
+def tallies(frames: Frames, readers: Mapping[str, Reader], tally: Callable[[], Tally] = Tally,
+            time: Callable = best_of) -> dict[str, Tally]:
+    """Each reader's tally (made by `tally`) of the frames, every reader reading each frame as it comes (each
+    photo is loaded, or scene rendered, once, whatever the readers); a read's CPU ms as `time` takes them
+    (the best of READS reads; `vision.speedbench.timed`: one)."""
+    out = {name: tally() for name in readers}
     for name, image, labels in frames:
         for reader, read in readers.items():
-            dice, ms = best_of(partial(read, image))
+            dice, ms = time(partial(read, image))
             out[reader].ms.append(ms)
-            score_photo(out[reader], name, labels, dice)
+            out[reader].score(name, labels, dice)
     return out
 
 
-def crops_tally(folder: Path, rows: list[dict[str, str]], readers: Mapping[str, CropReader]
-                ) -> dict[str, Tally]:
-    """A crop shows one die (perhaps with bits of its neighbours): each reader is told so and must name its
-    value. Each reader's tally; each crop is loaded once."""
-    out = {name: Tally() for name in readers}
+def crop_frames(folder: Path, rows: list[dict[str, str]]) -> Frames:
+    """Each crop of `rows` (crops.csv), loaded once, as a frame whose one die fills it."""
     for row in rows:
         image = _read_image(folder / row["crop"])
-        for reader, read_one in readers.items():
-            die, ms = best_of(partial(read_one, image))
-            tally = out[reader]
-            tally.ms.append(ms)
-            tally.dice += 1
-            tally.photos += 1
-            if die is not None and die.value == int(row["value"]):
-                tally.dice_right += 1
-                tally.photos_right += 1
-            else:
-                tally.missed += die is None
-                tally.wrong.append(f"{row['crop']}: want {row['value']} got {die.value if die else '-'}")
-    return out
+        h, w = image.shape[:2]
+        yield row["crop"], image, [Label(int(row["value"]), (0, 0, w - 1, h - 1))]
+
+
+def one_die(read_one: CropReader) -> Reader:
+    """A crop reader as a frame reader: the crop's one die, or none."""
+    return lambda image: [] if (die := read_one(image)) is None else [die]
+
+
+def crops_tally(folder: Path, rows: list[dict[str, str]], readers: Mapping[str, CropReader],
+                tally: Callable[[], Tally] = Tally, time: Callable = best_of) -> dict[str, Tally]:
+    """A crop shows one die (perhaps with bits of its neighbours): each reader is told so and must name it.
+    Each reader's tally (`tallies`); each crop is loaded once."""
+    return tallies(crop_frames(folder, rows), {name: one_die(read) for name, read in readers.items()},
+                   tally, time)
 
 
 def crop_rows(folder: Path, limit: int = 0, measured: bool = False) -> list[dict[str, str]]:

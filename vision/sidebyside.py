@@ -93,30 +93,6 @@ def held_out_renders(count: int, oblique: bool = False) -> list[tuple[str, np.nd
     return out
 
 
-def score_set(read: bench.Reader, photos: list[tuple[str, np.ndarray, list[bench.Label]]], threshold: float
-              ) -> Scores:
-    scores = Scores(threshold=threshold)
-    for name, image, labels in photos:
-        dice, ms = timed(partial(read, image))
-        scores.ms.append(ms)
-        scores.score(name, labels, dice)
-    return scores
-
-
-def score_crops(read_crop: bench.CropReader, folder: Path, rows: list[dict[str, str]],
-                threshold: float) -> Scores:
-    """A crop holds one die: the reader is told so and names its value."""
-    scores = Scores(threshold=threshold)
-    for row in rows:
-        image = load_image(folder / row["crop"])
-        die, ms = timed(partial(read_crop, image))
-        scores.ms.append(ms)
-        h, w = image.shape[:2]
-        label = bench.Label(int(row["value"]), (0, 0, w - 1, h - 1))
-        scores.score(row["crop"], [label], [die] if die else [])
-    return scores
-
-
 def heading(name: str, frames: int) -> str:
     """A set's heading in the comparison. A set that leaves dice unlabelled says so
     (`diceset.UNBOXED_DICE`): a real die read there counts as a false one."""
@@ -143,14 +119,18 @@ def run(args) -> int:
         sets.append((title, held_out_renders(oblique, oblique=True)))
     for name, photos in sets:
         print(heading(name, len(photos)))
-        for reader, (read, _) in readers.items():
-            print(f"  {reader:8s} {score_set(read, photos, sure).line()}")
+        scores = bench.tallies(photos, {reader: read for reader, (read, _) in readers.items()},
+                               partial(Scores, threshold=sure), timed)
+        for reader, tally in scores.items():
+            print(f"  {reader:8s} {tally.line()}")
     casino = diceset.SHARED / "casino-crops-train"
     if (casino / "crops.csv").is_file():
         _, rows = diceset.crop_split(casino)
         print(f"{casino.name}, measured part ('val'): {len(rows)} crops")
-        for reader, (_, read_one) in readers.items():
-            print(f"  {reader:8s} {score_crops(read_one, casino, rows, sure).line()}")
+        one = {reader: read_one for reader, (_, read_one) in readers.items()}
+        scores = bench.crops_tally(casino, rows, one, partial(Scores, threshold=sure), timed)
+        for reader, tally in scores.items():
+            print(f"  {reader:8s} {tally.line()}")
     if "learned" in readers:
         for (w, h), ms in speed(readers["learned"][0]).items():  # as `companion bench speed` measures it
             print(f"learned reader at {w}x{h}: median {ms:.1f} ms per frame (one core)")

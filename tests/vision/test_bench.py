@@ -43,4 +43,4 @@ def test_each_crop_is_loaded_once_whatever_the_readers(tmp_path, monkeypatch):
     assert loaded == ["a.png", "b.png"]
     assert (out["fives"].dice_right, out["fives"].dice, out["fives"].missed) == (1, 2, 0)
     assert (out["nothing"].dice_right, out["nothing"].missed) == (0, 2)
-    assert out["fives"].wrong == ["b.png: want 2 got 5"]
+    assert out["fives"].wrong == ["b.png: want 2 got 5 extra []"]
